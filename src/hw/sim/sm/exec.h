@@ -1,0 +1,58 @@
+// The boundary between the command processor and the SMs: execute one grid.
+// Implemented under hw/sim/sm/ (owner: SM core).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "base/status.h"
+#include "hw/config/arch_config.h"
+#include "hw/contract/fault.h"
+#include "hw/contract/packets.h"
+#include "hw/sim/memory.h"
+
+namespace strata::hw::sim {
+
+// Pre-decoded kernel code (decoded once, cached by the command processor keyed by
+// address-space id and code VA; dropped on kIcacheInvalidate).
+class Program;
+
+// Decodes `bytes` (a whole number of 16-byte instruction words). An undecodable word
+// is not an error here: executing it raises kIllegalInstruction.
+std::shared_ptr<const Program> decode_program(const uint8_t* code, uint64_t bytes);
+
+struct FaultRecord {
+  FaultKind kind = FaultKind::kNone;
+  uint64_t address = 0;
+  uint32_t pc = 0;          // instruction index
+  uint32_t cta[3] = {0, 0, 0};
+  uint32_t tid[3] = {0, 0, 0};
+};
+
+// Statistics of one grid, collected with statistics on (cheap, always collected).
+struct GridStats {
+  uint64_t warp_instructions = 0;    // executed Strata instructions, counted per warp
+  uint64_t thread_instructions = 0;  // sum of active lanes over executed instructions
+  std::vector<uint64_t> warp_instructions_per_sm;  // for the timing model
+};
+
+struct GridLaunch {
+  const LaunchPacket* packet = nullptr;
+  const Program* program = nullptr;
+  const PageWalker* memory = nullptr;      // the channel's address space
+  const ArchConfig* config = nullptr;
+  uint64_t shared_window = 0;              // SHARED_WINDOW register
+  uint64_t local_window = 0;               // LOCAL_WINDOW register
+  uint64_t start_time_ns = 0;              // device clock at launch (for %globaltimer)
+};
+
+// Executes every CTA of the grid on the SM worker threads (STRATA_THREADS, default:
+// host cores) and returns when the grid has finished or faulted. CTAs stay resident
+// for their whole life within the occupancy limits of the config; resident CTAs, their
+// warps and the diverged paths of a warp are interleaved so that every forward-progress
+// pattern CUDA guarantees since Volta completes, with any number of threads. On the
+// first fault the grid stops and the fault is returned (kind kNone: success).
+FaultRecord execute_grid(const GridLaunch& launch, GridStats* stats);
+
+}  // namespace strata::hw::sim

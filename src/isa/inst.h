@@ -99,6 +99,15 @@ enum class VoteOp : uint8_t { ALL, ANY, UNI, BALLOT, kCount };
 enum class ShflOp : uint8_t { IDX, UP, DOWN, BFLY, kCount };
 enum class BarOp : uint8_t { SYNC, ARRIVE, RED_POPC, RED_AND, RED_OR, kCount };
 
+// mod for PRMT: the PTX prmt modes (IDX is the default, selector-driven mode).
+enum class PrmtMode : uint8_t { IDX, F4E, B4E, RC8, ECL, ECR, RC16, kCount };
+
+// mod for MEMBAR: bit 0 makes the fence sequentially consistent (fence.sc); without it
+// the fence is acq_rel. The sem field of a MEMBAR is ignored.
+inline constexpr uint8_t kModFenceSc = 1u << 0;
+// mod for PLOP: bit 7 negates pq.
+inline constexpr uint8_t kModPqNeg = 1u << 7;
+
 // Memory instruction fields.
 enum class MemSpace : uint8_t { GENERIC, GLOBAL, SHARED, LOCAL, CONST, kCount };
 // WEAK: ordinary access. RELAXED: a relaxed atomic access (ld/st.volatile, .relaxed).

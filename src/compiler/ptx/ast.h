@@ -38,13 +38,21 @@ struct ImmFloat {        // 0f3F800000 (f32 bits), 0d3FF0000000000000 (f64 bits)
 struct SymbolOperand {   // a label, variable or function name, optionally +offset
   std::string name;
   int64_t offset = 0;
+  // Initializers only: generic(sym)+off (a generic address rather than one in the
+  // symbol's own state space), and the byte-mask form 0xFF00(generic(sym)+off), whose
+  // value is (address & mask) >> ctz(mask). mask == 0: the whole address.
+  bool generic = false;
+  uint64_t mask = 0;
 };
+struct VectorOperand;    // {%f1, %f2, %f3, %f4}; elements may be "_" (sink)
 struct AddressOperand {  // [%rd1], [%rd1+16], [sym], [sym+8], [0x1000], [%r1+-4]
   std::string base;      // register or symbol name; empty for an absolute address
   bool base_is_reg = false;
-  int64_t offset = 0;
+  int64_t offset = 0;    // for an absolute address [imm]: the address itself
+  // Texture/surface addresses: [tex, {c0, c1}] and [tex, sampler, {c0, c1}].
+  std::string sampler;                   // empty unless written
+  std::shared_ptr<VectorOperand> coords; // null unless written
 };
-struct VectorOperand;    // {%f1, %f2, %f3, %f4}; elements may be "_" (sink)
 struct SinkOperand {};   // "_"
 
 using Operand = std::variant<RegOperand, ImmInt, ImmFloat, SymbolOperand, AddressOperand,
@@ -100,12 +108,17 @@ struct VarDecl {
   // (address of a variable/function, possibly generic(sym)+off).
   std::vector<Operand> init;
   bool has_init = false;
+  bool is_common = false;       // .common linkage
+  std::vector<std::string> attributes;  // .attribute(.managed) -> {"managed"}
 };
 
 // .loc file line col — debug line information for the instructions that follow.
 struct LocDirective {
   SourceLoc loc;
   int file = 0, line = 0, col = 0;
+  // -lineinfo inlining: `.loc 1 5 3, function_name $L__info_string0, inlined_at 1 9 3`
+  std::string function_name;    // label of the inlined function's name string, or empty
+  int inlined_file = 0, inlined_line = 0, inlined_col = 0;  // 0: not inlined
 };
 
 struct Pragma {
@@ -129,6 +142,24 @@ struct Directive {
   std::vector<int64_t> values;
 };
 
+// A call prototype declared in a body: `name: .callprototype (.param .b32 _) _ (...);`
+// Parameter names are "_" when unnamed.
+struct CallPrototype {
+  SourceLoc loc;
+  std::string name;
+  std::vector<VarDecl> return_params;
+  std::vector<VarDecl> params;
+  bool noreturn = false;
+};
+
+// `name: .branchtargets L1, L2;` / `name: .calltargets f1, f2;` in a body.
+struct TargetList {
+  SourceLoc loc;
+  std::string name;
+  bool is_call = false;         // .calltargets
+  std::vector<std::string> targets;
+};
+
 struct Function {
   SourceLoc loc;
   std::string name;
@@ -139,6 +170,11 @@ struct Function {
   std::vector<Directive> directives;
   bool has_body = false;        // false for prototypes / .extern declarations
   Block body;
+  bool is_common = false;       // .common linkage (never on .entry)
+  bool noreturn = false;        // .noreturn (also listed in `directives`)
+  std::vector<Pragma> pragmas;  // .pragma between the header and the body
+  std::vector<CallPrototype> prototypes;  // every .callprototype in the body, in order
+  std::vector<TargetList> target_lists;   // every .branchtargets/.calltargets in the body
 };
 
 struct FileDirective {          // .file 1 "a.cu"
@@ -154,6 +190,7 @@ struct Module {
   std::vector<VarDecl> globals;               // module-scope variables
   std::vector<Function> functions;            // entries and funcs, in order
   std::vector<FileDirective> files;
+  std::vector<Pragma> pragmas;                // module-scope .pragma
 };
 
 }  // namespace strata::ptx

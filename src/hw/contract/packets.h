@@ -5,6 +5,7 @@
 // previous one has completed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace strata::hw {
@@ -59,13 +60,15 @@ struct LaunchPacket {
   uint64_t grid_id;
   ConstBankBinding cbanks[kMaxConstBanks];
 };
-static_assert(sizeof(LaunchPacket) == 80 + 16 * kMaxConstBanks);
+static_assert(sizeof(LaunchPacket) == 72 + 16 * kMaxConstBanks);
+static_assert(offsetof(LaunchPacket, grid_id) == 64 && offsetof(LaunchPacket, cbanks) == 72);
 
 struct CopyPacket {
   uint64_t src_va;
   uint64_t dst_va;
   uint64_t bytes;
 };
+static_assert(sizeof(CopyPacket) == 24);
 
 struct FillPacket {
   uint64_t dst_va;

@@ -1,0 +1,144 @@
+// Linking several PTX modules: resolve functions and variables by name.
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "compiler/ir/lower.h"
+#include "compiler/ir/ptx_types.h"
+
+namespace strata::compiler::ir {
+namespace {
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+Status invalid(const ptx::Module& m, const ptx::SourceLoc& loc, const std::string& msg) {
+  return error(Code::kInvalidPtx, loc_string(m.source_name, loc) + ": " + msg);
+}
+
+// Writes the flattened initializer of `d` into `out` (little endian).
+Status write_init(const ptx::Module& m, const ptx::VarDecl& d, std::vector<uint8_t>* out) {
+  int elem = ptx_type_bytes(d.type);
+  uint64_t size = var_size(d);
+  if (d.init.size() * static_cast<uint64_t>(elem) > size)
+    return invalid(m, d.loc, fmt::format("too many initializers for '{}'", d.name));
+  out->assign(size, 0);
+  for (size_t i = 0; i < d.init.size(); ++i) {
+    uint64_t bits = 0;
+    if (auto* ii = std::get_if<ptx::ImmInt>(&d.init[i])) {
+      bits = static_cast<uint64_t>(ii->value);
+    } else if (auto* f = std::get_if<ptx::ImmFloat>(&d.init[i])) {
+      bits = f->bits;
+      if (d.type == "f32" && !f->is_f32) {
+        double v;
+        std::memcpy(&v, &f->bits, 8);
+        float fv = static_cast<float>(v);
+        uint32_t b32;
+        std::memcpy(&b32, &fv, 4);
+        bits = b32;
+      }
+    } else {
+      return error(Code::kNotSupported,
+                   loc_string(m.source_name, d.loc) + ": address initializers of '" + d.name +
+                       "' are not supported yet");
+    }
+    for (int k = 0; k < elem; ++k) (*out)[i * elem + k] = static_cast<uint8_t>(bits >> (8 * k));
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+StatusOr<LinkedProgram> link_modules(const std::vector<const ptx::Module*>& modules) {
+  LinkedProgram p;
+  p.modules = modules;
+  for (const ptx::Module* m : modules) {
+    for (const ptx::Function& f : m->functions) {
+      auto it = p.functions.find(f.name);
+      if (it == p.functions.end()) {
+        p.functions[f.name] = &f;
+        p.function_module[f.name] = m->source_name;
+        continue;
+      }
+      const ptx::Function* old = it->second;
+      if (f.has_body && old->has_body) {
+        if (f.is_weak) continue;
+        if (old->is_weak) {
+          it->second = &f;
+          p.function_module[f.name] = m->source_name;
+          continue;
+        }
+        return invalid(*m, f.loc, fmt::format("duplicate definition of function '{}'", f.name));
+      }
+      if (f.has_body) {
+        it->second = &f;
+        p.function_module[f.name] = m->source_name;
+      }
+    }
+  }
+  for (const ptx::Module* m : modules) {
+    for (const ptx::VarDecl& d : m->globals) {
+      if (d.space != "global" && d.space != "const" && d.space != "shared") {
+        if (d.space == "tex" || d.space == "surf")
+          return error(Code::kNotSupported, loc_string(m->source_name, d.loc) +
+                                                ": ." + d.space + " variables are not supported yet");
+        continue;
+      }
+      ModuleVar v;
+      v.decl = &d;
+      v.module = m->source_name;
+      v.space = d.space;
+      v.size = var_size(d);
+      v.align = var_align(d);
+      v.is_extern_shared = d.space == "shared" && (d.is_extern || (!d.dims.empty() && d.dims[0] == 0));
+      if (v.size > (uint64_t{1} << 40)) return invalid(*m, d.loc, "variable '" + d.name + "' is too large");
+      auto it = p.vars.find(d.name);
+      if (it != p.vars.end()) {
+        bool old_def = !it->second.decl->is_extern, new_def = !d.is_extern;
+        if (old_def && new_def && d.space != "shared") {
+          if (d.is_weak) continue;
+          if (!it->second.decl->is_weak)
+            return invalid(*m, d.loc, fmt::format("duplicate definition of variable '{}'", d.name));
+        }
+        if (!new_def) continue;
+      }
+      p.vars[d.name] = v;
+    }
+  }
+  for (auto& [name, v] : p.vars) {
+    if (v.decl->is_extern && v.space != "shared")
+      return error(Code::kInvalidPtx, fmt::format("{}: undefined variable '{}'",
+                                                  loc_string(v.module, v.decl->loc), name));
+  }
+  // Const bank layout, in name order (deterministic).
+  uint64_t off = 0;
+  for (auto& [name, v] : p.vars) {
+    if (v.space != "const") continue;
+    off = align_up(off, v.align);
+    v.const_offset = off;
+    off += v.size;
+  }
+  p.const_bank_size = align_up(off, 16);
+  if (p.const_bank_size > 64 * 1024)
+    return error(Code::kInvalidPtx, fmt::format("constant variables need {} bytes; the limit is 65536",
+                                                p.const_bank_size));
+  p.const_init.assign(p.const_bank_size, 0);
+  for (auto& [name, v] : p.vars) {
+    if (v.space != "const" || !v.decl->has_init) continue;
+    const ptx::Module* m = nullptr;
+    for (auto* mm : modules)
+      if (mm->source_name == v.module) m = mm;
+    std::vector<uint8_t> init;
+    RETURN_IF_ERROR(write_init(*m, *v.decl, &init));
+    std::copy(init.begin(), init.end(), p.const_init.begin() + static_cast<ptrdiff_t>(v.const_offset));
+  }
+  while (!p.const_init.empty() && p.const_init.back() == 0) p.const_init.pop_back();
+  return p;
+}
+
+Status global_init(const LinkedProgram& p, const ModuleVar& v, std::vector<uint8_t>* out) {
+  for (auto* m : p.modules)
+    if (m->source_name == v.module) return write_init(*m, *v.decl, out);
+  return ok_status();
+}
+
+}  // namespace strata::compiler::ir

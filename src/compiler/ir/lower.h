@@ -1,0 +1,74 @@
+// Lowering of linked PTX (compiler/ptx/ast.h) to the SSA IR, one Function per kernel.
+//
+// Semantic errors in the PTX -> Code::kInvalidPtx "source:line:col: message"; valid
+// PTX that Strata cannot compile yet -> Code::kNotSupported naming the instruction or
+// form. .func calls are inlined (recursion is kNotSupported). Calls to __assertfail
+// become TRAP 1. PTX registers become SSA values (Braun et al.'s on-the-fly SSA
+// construction, ssa_builder.h).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "compiler/ir/ir.h"
+#include "compiler/ptx/ast.h"
+
+namespace strata::compiler::ir {
+
+// A PTX module-scope variable after linking, with its place in the binary's layout.
+struct ModuleVar {
+  const ptx::VarDecl* decl = nullptr;
+  std::string module;         // source name of the defining PTX module
+  std::string space;          // "global", "const", "shared"
+  uint64_t size = 0, align = 1;
+  uint64_t const_offset = 0;  // "const": offset in bank 2
+  bool is_extern_shared = false;  // dynamic shared array
+};
+
+// The linked program: every module's functions and variables, resolved by name.
+struct LinkedProgram {
+  std::vector<const ptx::Module*> modules;
+  std::map<std::string, const ptx::Function*> functions;  // definitions and declarations
+  std::map<std::string, std::string> function_module;     // name -> source name
+  std::map<std::string, ModuleVar> vars;
+  uint64_t const_bank_size = 0;
+  std::vector<uint8_t> const_init;
+};
+
+// Resolves .extern/.weak/.visible functions and variables across modules and lays out
+// the const bank. Errors: undefined or duplicate symbols (kInvalidPtx).
+StatusOr<LinkedProgram> link_modules(const std::vector<const ptx::Module*>& modules);
+
+// What the lowering of one kernel produces besides the IR.
+struct KernelInfo {
+  std::string name;
+  std::string module;
+  std::vector<std::pair<uint32_t, uint32_t>> params;  // (offset, size) in c[0]
+  std::vector<uint32_t> param_aligns;
+  uint32_t param_bytes = 0;
+  uint32_t shared_bytes = 0;   // static shared, rounded so dynamic shared starts there
+  uint32_t local_bytes = 0;
+  uint32_t max_threads = 0;
+  uint32_t reqntid[3] = {0, 0, 0};
+  uint32_t num_barriers = 0;
+};
+
+struct LoweredKernel {
+  Function function;
+  KernelInfo info;
+};
+
+// `symbols` collects the names whose GPU VA the code reads from c[1] (in first-use
+// order); its index is the c[1] entry.
+StatusOr<LoweredKernel> lower_kernel(const LinkedProgram& program, const ptx::Function& kernel,
+                                     std::vector<std::string>* symbols);
+
+}  // namespace strata::compiler::ir
+
+namespace strata::compiler::ir {
+// The initial contents of a module-scope global variable (little endian, full size).
+Status global_init(const LinkedProgram& program, const ModuleVar& var, std::vector<uint8_t>* out);
+}  // namespace strata::compiler::ir

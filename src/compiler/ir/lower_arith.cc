@@ -1,0 +1,310 @@
+// Integer and bitwise arithmetic, mov, selp, setp and predicate logic.
+#include <fmt/format.h>
+
+#include "compiler/ir/lowerer.h"
+
+namespace strata::compiler::ir {
+namespace {
+
+using isa::BoolOp;
+using isa::CmpOp;
+
+bool cmp_op(const std::string& m, bool is_float, CmpOp* out) {
+  static const std::pair<const char*, CmpOp> kOps[] = {
+      {"eq", CmpOp::EQ},   {"ne", CmpOp::NE},   {"lt", CmpOp::LT},   {"le", CmpOp::LE},
+      {"gt", CmpOp::GT},   {"ge", CmpOp::GE},   {"lo", CmpOp::LT},   {"ls", CmpOp::LE},
+      {"hi", CmpOp::GT},   {"hs", CmpOp::GE},   {"equ", CmpOp::EQU}, {"neu", CmpOp::NEU},
+      {"ltu", CmpOp::LTU}, {"leu", CmpOp::LEU}, {"gtu", CmpOp::GTU}, {"geu", CmpOp::GEU},
+      {"num", CmpOp::NUM}, {"nan", CmpOp::NAN_},
+  };
+  for (auto& [n, op] : kOps)
+    if (m == n) {
+      if (!is_float && static_cast<int>(op) >= static_cast<int>(CmpOp::EQU)) return false;
+      *out = op;
+      return true;
+    }
+  return false;
+}
+
+CmpOp invert(CmpOp c, bool is_float) {
+  switch (c) {
+    case CmpOp::EQ: return is_float ? CmpOp::NEU : CmpOp::NE;
+    case CmpOp::NE: return is_float ? CmpOp::EQU : CmpOp::EQ;
+    case CmpOp::LT: return is_float ? CmpOp::GEU : CmpOp::GE;
+    case CmpOp::LE: return is_float ? CmpOp::GTU : CmpOp::GT;
+    case CmpOp::GT: return is_float ? CmpOp::LEU : CmpOp::LE;
+    case CmpOp::GE: return is_float ? CmpOp::LTU : CmpOp::LT;
+    case CmpOp::EQU: return CmpOp::NE;
+    case CmpOp::NEU: return CmpOp::EQ;
+    case CmpOp::LTU: return CmpOp::GE;
+    case CmpOp::LEU: return CmpOp::GT;
+    case CmpOp::GTU: return CmpOp::LE;
+    case CmpOp::GEU: return CmpOp::LT;
+    case CmpOp::NUM: return CmpOp::NAN_;
+    default: return CmpOp::NUM;
+  }
+}
+
+bool bool_op(const std::string& m, BoolOp* out) {
+  if (m == "and") *out = BoolOp::AND;
+  else if (m == "or") *out = BoolOp::OR;
+  else if (m == "xor") *out = BoolOp::XOR;
+  else return false;
+  return true;
+}
+
+}  // namespace
+
+Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
+  const std::string& op = in.opcode;
+  *handled = true;
+  auto ops = [&](size_t n) { return want_operands(in, n); };
+
+  if (op == "mov") {
+    RETURN_IF_ERROR(ops(2));
+    ASSIGN_OR_RETURN(DataType t, inst_type(*this, in));
+    // mov.b64 %rd, {%r1, %r2} / mov.b64 {%r1, %r2}, %rd: pack and unpack.
+    if (auto* vec = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[1].value)) {
+      int bits = isa::type_bits(t);
+      size_t n = (*vec)->elements.size();
+      if (n == 0 || bits / static_cast<int>(n) != 32) return unsupported(in.loc, "mov packing of sub-32-bit elements is not supported yet");
+      std::vector<Operand> parts;
+      for (auto& e : (*vec)->elements) {
+        ASSIGN_OR_RETURN(Operand o, read(ptx::OperandSlot{e, false, in.loc}, DataType::U32));
+        parts.push_back(o);
+      }
+      return write(in.operands[0], pack(bits == 64 ? DataType::U64 : DataType::B128, parts));
+    }
+    if (auto* vec = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[0].value)) {
+      int bits = isa::type_bits(t);
+      size_t n = (*vec)->elements.size();
+      if (n == 0 || bits / static_cast<int>(n) != 32) return unsupported(in.loc, "mov unpacking into sub-32-bit elements is not supported yet");
+      ASSIGN_OR_RETURN(int v, read_value(in.operands[1], t));
+      for (size_t k = 0; k < n; ++k)
+        RETURN_IF_ERROR(write(ptx::OperandSlot{(*vec)->elements[k], false, in.loc}, extract(v, static_cast<int>(k))));
+      return ok_status();
+    }
+    if (t == DataType::Pred) {
+      ASSIGN_OR_RETURN(int p, read_pred(in.operands[1]));
+      return write(in.operands[0], copy(p));
+    }
+    ASSIGN_OR_RETURN(Operand o, read(in.operands[1], t));
+    int v = o.is_imm() ? constant(isa::type_bits(t) > 32 ? DataType::U64 : DataType::U32, o.imm) : copy(o.value);
+    return write(in.operands[0], v);
+  }
+
+  if (op == "selp") {
+    RETURN_IF_ERROR(ops(4));
+    ASSIGN_OR_RETURN(DataType t, inst_type(*this, in));
+    ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
+    ASSIGN_OR_RETURN(Operand b, read(in.operands[2], t));
+    ASSIGN_OR_RETURN(int p, read_pred(in.operands[3]));
+    return write(in.operands[0], isa_op(Opcode::SEL, arith_type(t), arith_type(t), {a, b, Operand::val(p)}));
+  }
+
+  if (op == "setp" || op == "set") {
+    if (op == "set") return unsupported(in.loc, "'set' is not supported yet (use setp)");
+    ASSIGN_OR_RETURN(DataType t, inst_type(*this, in));
+    bool is_float = isa::type_is_float(t);
+    if (in.modifiers.empty()) return invalid(in.loc, "setp needs a comparison");
+    CmpOp cmp;
+    if (!cmp_op(in.modifiers[0], is_float, &cmp)) return invalid(in.loc, "bad comparison '." + in.modifiers[0] + "' for setp");
+    BoolOp bop = BoolOp::AND;
+    bool combine = in.modifiers.size() > 1 && bool_op(in.modifiers[1], &bop);
+    size_t ndst = in.has_pred_pair ? 2 : 1;
+    RETURN_IF_ERROR(ops(ndst + 2 + (combine ? 1 : 0)));
+    ASSIGN_OR_RETURN(Operand a, read(in.operands[ndst], t));
+    ASSIGN_OR_RETURN(Operand b, read(in.operands[ndst + 1], t));
+    Operand c = Operand::immediate(1);
+    if (combine) {
+      ASSIGN_OR_RETURN(int cv, read_pred(in.operands[ndst + 2]));
+      c = Operand::val(cv);
+    } else {
+      bop = BoolOp::AND;
+    }
+    Opcode sop = is_float ? Opcode::FSETP : Opcode::ISETP;
+    DataType ct = arith_type(t);
+    if (ct == DataType::U16 || ct == DataType::S16 || ct == DataType::U8 || ct == DataType::S8) {
+      // compare as 32-bit after extension
+      bool s = isa::type_is_signed(ct);
+      auto ext = [&](Operand o) -> Operand {
+        if (o.is_imm()) {
+          int bits = isa::type_bits(ct);
+          uint64_t v = o.imm;
+          if (s && (v >> (bits - 1)) & 1) v |= ~((uint64_t{1} << bits) - 1);
+          return Operand::immediate(v & 0xffffffffu);
+        }
+        Inst cv;
+        cv.op = Op::kIsa;
+        cv.isa_op = Opcode::CVT;
+        cv.type = s ? DataType::S32 : DataType::U32;
+        cv.type2 = ct;
+        cv.srcs = {o};
+        cv.defs = {f_.new_value(cv.type)};
+        return Operand::val(emit(std::move(cv)));
+      };
+      a = ext(a);
+      b = ext(b);
+      ct = s ? DataType::S32 : DataType::U32;
+    }
+    if (ct == DataType::F16 || ct == DataType::BF16) return unsupported(in.loc, "setp on f16/bf16 is not supported yet");
+    auto mod = [&](CmpOp c2) {
+      return static_cast<uint8_t>(static_cast<int>(c2) | (static_cast<int>(bop) << 4));
+    };
+    int p = isa_op(sop, ct, DataType::Pred, {a, b, c}, mod(cmp));
+    RETURN_IF_ERROR(write(in.operands[0], p));
+    if (ndst == 2) RETURN_IF_ERROR(write(in.operands[1], isa_op(sop, ct, DataType::Pred, {a, b, c}, mod(invert(cmp, is_float)))));
+    return ok_status();
+  }
+
+  static const char* kKnown[] = {"add", "sub", "mul", "mad", "div", "rem", "min", "max", "abs",
+                                 "neg", "and", "or", "xor", "not", "shl", "shr", "popc", "clz",
+                                 "bfind", "brev", "bfe", "bfi", "prmt", "cnot", "fma", "rcp",
+                                 "sqrt", "rsqrt", "sin", "cos", "ex2", "lg2", "tanh", "testp",
+                                 "copysign"};
+  bool known = false;
+  for (const char* k : kKnown) known |= op == k;
+  if (!known) {
+    *handled = false;
+    return ok_status();
+  }
+  ASSIGN_OR_RETURN(DataType t0, inst_type(*this, in));
+  DataType t = arith_type(t0);
+  if (isa::type_is_float(t)) {
+    *handled = false;
+    return ok_status();
+  }
+
+  // Predicate logic.
+  if (t == DataType::Pred && (op == "and" || op == "or" || op == "xor" || op == "not")) {
+    if (op == "not") {
+      RETURN_IF_ERROR(ops(2));
+      ASSIGN_OR_RETURN(int a, read_pred(in.operands[1]));
+      int v = isa_op(Opcode::PLOP, DataType::Pred, DataType::Pred, {Operand::val(a), Operand::immediate(1)}, 0);
+      f_.blocks[cur_].insts.back().negate = true;
+      return write(in.operands[0], v);
+    }
+    RETURN_IF_ERROR(ops(3));
+    ASSIGN_OR_RETURN(int a, read_pred(in.operands[1]));
+    ASSIGN_OR_RETURN(int b, read_pred(in.operands[2]));
+    BoolOp bop;
+    bool_op(op, &bop);
+    return write(in.operands[0], isa_op(Opcode::PLOP, DataType::Pred, DataType::Pred,
+                                        {Operand::val(a), Operand::val(b)}, static_cast<uint8_t>(static_cast<int>(bop) << 4)));
+  }
+
+  struct Simple {
+    const char* name;
+    Opcode isa;
+    int nsrc;
+  };
+  static const Simple kSimple[] = {
+      {"add", Opcode::IADD, 2}, {"sub", Opcode::ISUB, 2}, {"div", Opcode::IDIV, 2},
+      {"rem", Opcode::IREM, 2}, {"min", Opcode::IMIN, 2}, {"max", Opcode::IMAX, 2},
+      {"abs", Opcode::IABS, 1}, {"neg", Opcode::INEG, 1}, {"and", Opcode::AND, 2},
+      {"or", Opcode::OR, 2},    {"xor", Opcode::XOR, 2},  {"not", Opcode::NOT, 1},
+      {"brev", Opcode::BREV, 1},
+  };
+  for (const Simple& s : kSimple) {
+    if (op != s.name) continue;
+    if (has(in, "sat") || has(in, "cc")) return unsupported(in.loc, op + " with ." + (has(in, "sat") ? "sat" : "cc") + " is not supported yet");
+    RETURN_IF_ERROR(ops(1 + s.nsrc));
+    std::vector<Operand> srcs;
+    for (int k = 0; k < s.nsrc; ++k) {
+      ASSIGN_OR_RETURN(Operand o, read(in.operands[1 + k], t));
+      srcs.push_back(o);
+    }
+    return write(in.operands[0], isa_op(s.isa, t, t, srcs));
+  }
+  if (op == "shl" || op == "shr") {
+    RETURN_IF_ERROR(ops(3));
+    ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
+    ASSIGN_OR_RETURN(Operand b, read(in.operands[2], DataType::U32));
+    return write(in.operands[0], isa_op(op == "shl" ? Opcode::SHL : Opcode::SHR, t, t, {a, b}));
+  }
+  if (op == "popc" || op == "clz" || op == "bfind") {
+    RETURN_IF_ERROR(ops(2));
+    ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
+    Opcode o = op == "popc" ? Opcode::POPC : op == "clz" ? Opcode::CLZ : Opcode::BFIND;
+    int v = isa_op(o, t, DataType::U32, {a});
+    if (op == "bfind" && has(in, "shiftamt")) {
+      // .shiftamt: the left-shift amount that brings the found bit to the top.
+      int flipped = isa_op(Opcode::ISUB, DataType::U32, DataType::U32,
+                           {Operand::immediate(static_cast<uint64_t>(isa::type_bits(t) - 1)), Operand::val(v)});
+      int none = isa_op(Opcode::ISETP, DataType::U32, DataType::Pred,
+                        {Operand::val(v), Operand::immediate(0xffffffffu), Operand::immediate(1)},
+                        static_cast<uint8_t>(CmpOp::EQ));
+      v = isa_op(Opcode::SEL, DataType::U32, DataType::U32, {Operand::val(v), Operand::val(flipped), Operand::val(none)});
+    }
+    return write(in.operands[0], v);
+  }
+  if (op == "mul" || op == "mad") {
+    bool mad = op == "mad";
+    RETURN_IF_ERROR(ops(mad ? 4 : 3));
+    bool wide = has(in, "wide"), hi = has(in, "hi");
+    if (has(in, "sat") || has(in, "cc")) return unsupported(in.loc, op + ".sat/.cc is not supported yet");
+    ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
+    ASSIGN_OR_RETURN(Operand b, read(in.operands[2], t));
+    if (wide) {
+      if (isa::type_bits(t) != 32) return unsupported(in.loc, op + ".wide is supported for 32-bit sources only");
+      DataType rt = isa::type_is_signed(t) ? DataType::S64 : DataType::U64;
+      std::vector<Operand> srcs = {a, b};
+      if (mad) {
+        ASSIGN_OR_RETURN(Operand c, read(in.operands[3], rt));
+        srcs.push_back(c);
+      }
+      return write(in.operands[0], isa_op(mad ? Opcode::IMADWIDE : Opcode::IMULWIDE, t, rt, srcs));
+    }
+    std::vector<Operand> srcs = {a, b};
+    if (mad) {
+      ASSIGN_OR_RETURN(Operand c, read(in.operands[3], t));
+      srcs.push_back(c);
+    }
+    Opcode o = mad ? (hi ? Opcode::IMADHI : Opcode::IMAD) : (hi ? Opcode::IMULHI : Opcode::IMUL);
+    return write(in.operands[0], isa_op(o, t, t, srcs));
+  }
+  if (op == "bfe") {
+    RETURN_IF_ERROR(ops(4));
+    ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
+    ASSIGN_OR_RETURN(Operand b, read(in.operands[2], DataType::U32));
+    ASSIGN_OR_RETURN(Operand c, read(in.operands[3], DataType::U32));
+    return write(in.operands[0], isa_op(Opcode::BFE, t, t, {a, b, c}));
+  }
+  if (op == "bfi") {
+    RETURN_IF_ERROR(ops(5));
+    ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
+    ASSIGN_OR_RETURN(Operand base, read(in.operands[2], t));
+    ASSIGN_OR_RETURN(Operand pos, read(in.operands[3], DataType::U32));
+    ASSIGN_OR_RETURN(Operand len, read(in.operands[4], DataType::U32));
+    if (!len.is_imm()) return unsupported(in.loc, "bfi with a register length is not supported yet");
+    uint64_t imm = len.imm & 0xff;
+    Operand posop = pos;
+    if (pos.is_imm()) {
+      imm = (pos.imm & 0xff) | ((len.imm & 0xff) << 8);
+      posop = Operand::immediate(0);  // RZ: position and length both in imm
+    }
+    return write(in.operands[0], isa_op(Opcode::BFI, t, t, {a, posop, base}, 0, imm));
+  }
+  if (op == "prmt") {
+    RETURN_IF_ERROR(ops(4));
+    uint8_t mode = 0;
+    static const char* kModes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+    for (int k = 0; k < 6; ++k)
+      if (has(in, kModes[k])) mode = static_cast<uint8_t>(k + 1);
+    ASSIGN_OR_RETURN(Operand a, read(in.operands[1], DataType::U32));
+    ASSIGN_OR_RETURN(Operand b, read(in.operands[2], DataType::U32));
+    ASSIGN_OR_RETURN(Operand c, read(in.operands[3], DataType::U32));
+    return write(in.operands[0], isa_op(Opcode::PRMT, DataType::U32, DataType::U32, {a, b, c}, mode));
+  }
+  if (op == "cnot") {
+    RETURN_IF_ERROR(ops(2));
+    ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
+    int p = isa_op(Opcode::ISETP, t, DataType::Pred, {a, Operand::immediate(0), Operand::immediate(1)},
+                   static_cast<uint8_t>(CmpOp::EQ));
+    return write(in.operands[0], isa_op(Opcode::SEL, t, t, {Operand::immediate(1), Operand::immediate(0), Operand::val(p)}));
+  }
+  *handled = false;
+  return ok_status();
+}
+
+}  // namespace strata::compiler::ir

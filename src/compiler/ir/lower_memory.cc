@@ -1,0 +1,336 @@
+// ld/st on every state space (scalar and .v2/.v4), ld.param/st.param, atom and red.
+#include <fmt/format.h>
+
+#include "compiler/ir/lowerer.h"
+
+namespace strata::compiler::ir {
+namespace {
+
+using isa::MemSpace;
+
+struct Access {
+  MemSpace space = MemSpace::GENERIC;
+  bool is_param = false;
+  bool is_const_bank = false;  // ld.const -> LDC bank 2
+};
+
+Access access_space(const ptx::Instruction& in) {
+  Access a;
+  for (const auto& m : in.modifiers) {
+    if (m == "global") a.space = MemSpace::GLOBAL;
+    if (m == "shared") a.space = MemSpace::SHARED;
+    if (m == "local") a.space = MemSpace::LOCAL;
+    if (m == "const") a.is_const_bank = true;
+    if (m == "param") a.is_param = true;
+  }
+  return a;
+}
+
+void mem_order(const ptx::Instruction& in, isa::MemSem* sem, isa::MemScope* scope, bool atomic) {
+  *sem = atomic ? isa::MemSem::RELAXED : isa::MemSem::WEAK;
+  *scope = atomic ? isa::MemScope::GPU : isa::MemScope::CTA;
+  for (const auto& m : in.modifiers) {
+    if (m == "volatile") {
+      *sem = isa::MemSem::RELAXED;
+      *scope = isa::MemScope::SYS;
+    }
+    if (m == "relaxed") *sem = isa::MemSem::RELAXED;
+    if (m == "acquire") *sem = isa::MemSem::ACQUIRE;
+    if (m == "release" || m == "acq_rel") *sem = isa::MemSem::RELEASE;
+    if (m == "cta") *scope = isa::MemScope::CTA;
+    if (m == "gpu") *scope = isa::MemScope::GPU;
+    if (m == "sys") *scope = isa::MemScope::SYS;
+  }
+  if (*sem != isa::MemSem::WEAK && !atomic) {
+    bool scoped = false;
+    for (const auto& m : in.modifiers) scoped |= m == "cta" || m == "gpu" || m == "sys";
+    if (!scoped && *scope == isa::MemScope::CTA) *scope = isa::MemScope::GPU;
+  }
+}
+
+DataType mem_type(int bytes, bool is_signed) {
+  switch (bytes) {
+    case 1: return is_signed ? DataType::S8 : DataType::U8;
+    case 2: return is_signed ? DataType::S16 : DataType::U16;
+    case 4: return DataType::U32;
+    case 8: return DataType::U64;
+    default: return DataType::B128;
+  }
+}
+
+}  // namespace
+
+// Computes (address register or RZ, immediate offset) for a memory operand.
+struct MemAddr {
+  Operand base = Operand::immediate(0);
+  uint64_t offset = 0;
+};
+
+static StatusOr<MemAddr> mem_address(Lowerer& l, const ptx::Instruction& in, const ptx::OperandSlot& slot,
+                                     MemSpace space, bool const_bank) {
+  auto* a = std::get_if<ptx::AddressOperand>(&slot.value);
+  if (!a) return l.invalid(in.loc, "expected a memory operand [address]");
+  MemAddr out;
+  bool wide = space == MemSpace::GLOBAL || space == MemSpace::GENERIC;
+  int64_t off = a->offset;
+  if (a->base_is_reg) {
+    ASSIGN_OR_RETURN(DataType rt, l.reg_type(a->base, in.loc));
+    if (rt == DataType::Pred) return l.invalid(in.loc, "a predicate cannot be an address");
+    int v = l.ssa_.read(l.var_key(a->base), l.cur_, rt);
+    bool is64 = reg_class(rt) == RegClass::k64;
+    if (wide && !is64) v = l.widen(v, false);
+    if (!wide && is64) v = l.low32(v);
+    out.base = Operand::val(v);
+  } else if (!a->base.empty()) {
+    const ScopedVar* sv = l.find_scoped(a->base);
+    auto gv = l.prog_.vars.find(a->base);
+    std::string vspace = sv ? sv->space : gv != l.prog_.vars.end() ? gv->second.space : "";
+    if (vspace.empty()) return l.invalid(in.loc, "unknown symbol '" + a->base + "'");
+    bool direct = (space == MemSpace::SHARED && vspace == "shared") ||
+                  (space == MemSpace::LOCAL && vspace == "local") || (const_bank && vspace == "const");
+    if (direct) {
+      uint64_t base_off;
+      if (vspace == "const") base_off = gv->second.const_offset;
+      else if (sv) base_off = sv->offset;
+      else base_off = l.shared_offset_of(a->base);
+      if (base_off == ~uint64_t{0}) {  // dynamic shared: patched after layout
+        out.offset = (uint64_t{1} << 63) | static_cast<uint64_t>(off);
+        return out;
+      }
+      out.offset = base_off + static_cast<uint64_t>(off);
+      return out;
+    }
+    if (vspace == "global" && wide) {
+      ASSIGN_OR_RETURN(Operand addr, l.symbol_address(ptx::SymbolOperand{a->base, 0}, DataType::U64, in.loc));
+      out.base = addr;
+    } else if (space == MemSpace::GENERIC) {
+      ptx::SymbolOperand s{a->base, 0};
+      ASSIGN_OR_RETURN(Operand addr, l.symbol_address(s, DataType::U64, in.loc));
+      // A shared/local/const symbol in a generic access: convert to generic.
+      int v = addr.is_imm() ? l.constant(DataType::U64, addr.imm) : addr.value;
+      if (reg_class(l.f_.type_of(v)) == RegClass::k32) v = l.widen(v, false);
+      Inst b;
+      b.op = vspace == "shared" ? Op::kSharedBase : vspace == "local" ? Op::kLocalBase : Op::kSymAddr;
+      if (vspace == "const") return l.unsupported(in.loc, "generic access to a const symbol is not supported yet");
+      if (vspace != "shared" && vspace != "local") return l.invalid(in.loc, "bad generic access to '" + a->base + "'");
+      b.defs = {l.f_.new_value(DataType::U64)};
+      int base = l.emit(std::move(b));
+      out.base = Operand::val(l.isa_op(Opcode::IADD, DataType::U64, DataType::U64, {Operand::val(v), Operand::val(base)}));
+    } else {
+      return l.invalid(in.loc, "'" + a->base + "' is not in the accessed state space");
+    }
+  } else {
+    if (wide) out.base = Operand::val(l.constant(DataType::U64, static_cast<uint64_t>(off)));
+    else out.offset = static_cast<uint64_t>(off) & 0xffffffffu;
+    if (wide) return out;
+    return out;
+  }
+  if (off < 0 || off >= (int64_t{1} << 31)) {
+    DataType at = wide ? DataType::U64 : DataType::U32;
+    int c = l.constant(at, wide ? static_cast<uint64_t>(off) : static_cast<uint64_t>(off) & 0xffffffffu);
+    out.base = Operand::val(l.isa_op(Opcode::IADD, at, at, {out.base, Operand::val(c)}));
+  } else {
+    out.offset += static_cast<uint64_t>(off);
+  }
+  return out;
+}
+
+Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
+  *handled = true;
+  const std::string& op = in.opcode;
+  bool is_ld = op == "ld" || op == "ldu", is_st = op == "st";
+  if (!is_ld && !is_st) {
+    *handled = false;
+    return ok_status();
+  }
+  RETURN_IF_ERROR(want_operands(in, 2));
+  ASSIGN_OR_RETURN(DataType t, inst_type(*this, in));
+  Access acc = access_space(in);
+  int vec = has(in, "v2") ? 2 : has(in, "v4") ? 4 : has(in, "v8") ? 8 : 1;
+  int elem = isa::type_bits(t) / 8;
+  if (t == DataType::Pred || elem == 0) return invalid(in.loc, op + " cannot access ." + std::string(isa::type_name(t)));
+  const ptx::OperandSlot& mem = is_ld ? in.operands[1] : in.operands[0];
+  const ptx::OperandSlot& data = is_ld ? in.operands[0] : in.operands[1];
+  std::vector<ptx::OperandSlot> elems;
+  if (vec > 1) {
+    auto* v = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&data.value);
+    if (!v || !*v || static_cast<int>((*v)->elements.size()) != vec)
+      return invalid(in.loc, fmt::format("{}.v{} needs a vector of {} registers", op, vec, vec));
+    for (auto& e : (*v)->elements) elems.push_back(ptx::OperandSlot{e, false, in.loc});
+  } else {
+    elems.push_back(data);
+  }
+
+  // Parameters.
+  if (acc.is_param) {
+    auto* a = std::get_if<ptx::AddressOperand>(&mem.value);
+    if (!a || a->base_is_reg || a->base.empty())
+      return unsupported(in.loc, "ld/st.param through a register address is not supported yet");
+    const ScopedVar* sv = find_scoped(a->base);
+    if (!sv) return invalid(in.loc, "unknown parameter '" + a->base + "'");
+    for (int k = 0; k < vec; ++k) {
+      int64_t off = a->offset + static_cast<int64_t>(k) * elem;
+      if (sv->space == "param") {
+        if (is_st) return invalid(in.loc, "kernel parameters are read-only");
+        Inst i;
+        i.op = Op::kIsa;
+        i.isa_op = Opcode::LDC;
+        i.type = mem_type(elem, isa::type_is_signed(t));
+        i.mod = 0;
+        i.imm = sv->offset + static_cast<uint64_t>(off);
+        i.srcs = {Operand::immediate(0)};
+        i.defs = {f_.new_value(elem == 8 ? DataType::U64 : DataType::U32)};
+        if (elem > 8) return unsupported(in.loc, "16-byte parameter loads are not supported yet");
+        RETURN_IF_ERROR(write(elems[k], emit(std::move(i))));
+      } else {
+        std::string key = var_key("param:" + a->base + "@" + std::to_string(off));
+        DataType vt = elem == 8 ? DataType::U64 : DataType::U32;
+        if (is_st) {
+          ASSIGN_OR_RETURN(int v, read_value(elems[k], t));
+          if (reg_class(f_.type_of(v)) != reg_class(vt)) {
+            if (reg_class(vt) == RegClass::k32) v = low32(v);
+            else v = widen(v, isa::type_is_signed(t));
+          }
+          ssa_.write(key, cur_, v);
+          frame().param_offsets[a->base].insert(off);
+        } else {
+          RETURN_IF_ERROR(write(elems[k], ssa_.read(key, cur_, vt)));
+        }
+      }
+    }
+    return ok_status();
+  }
+
+  isa::MemSem sem;
+  isa::MemScope scope;
+  mem_order(in, &sem, &scope, false);
+  int total = elem * vec;
+  if (total > 16) return unsupported(in.loc, "accesses wider than 16 bytes are not supported yet");
+  if (vec > 1 && elem < 4) return unsupported(in.loc, "vector accesses of 8/16-bit elements are not supported yet");
+  MemSpace space = acc.is_const_bank ? MemSpace::CONST : acc.space;
+  ASSIGN_OR_RETURN(MemAddr addr, mem_address(*this, in, mem, space, acc.is_const_bank));
+  DataType wt = mem_type(total, isa::type_is_signed(t) && vec == 1);
+  DataType vt = total == 8 ? DataType::U64 : total == 16 ? DataType::B128 : DataType::U32;
+  if (is_ld) {
+    Inst i;
+    i.op = Op::kIsa;
+    if (acc.is_const_bank) {
+      if (is_st) return invalid(in.loc, "constant memory is read-only");
+      i.isa_op = Opcode::LDC;
+      i.mod = 2;
+      if (!addr.base.is_imm()) {
+        int b = addr.base.value;
+        if (reg_class(f_.type_of(b)) == RegClass::k64) b = low32(b);
+        addr.base = Operand::val(b);
+      }
+    } else {
+      i.isa_op = Opcode::LD;
+      i.space = space;
+      i.sem = sem;
+      i.scope = scope;
+    }
+    i.type = wt;
+    i.imm = addr.offset;
+    i.srcs = {addr.base};
+    i.defs = {f_.new_value(vt)};
+    int v = emit(std::move(i));
+    if (vec == 1) return write(elems[0], v);
+    for (int k = 0; k < vec; ++k) {
+      int part;
+      if (elem == 4) part = extract(v, k);
+      else part = pack(DataType::U64, {Operand::val(extract(v, 2 * k)), Operand::val(extract(v, 2 * k + 1))});
+      RETURN_IF_ERROR(write(elems[k], part));
+    }
+    return ok_status();
+  }
+  if (acc.is_const_bank) return invalid(in.loc, "constant memory is read-only");
+  Operand value;
+  if (vec == 1) {
+    ASSIGN_OR_RETURN(Operand o, read(elems[0], t));
+    value = o;
+  } else {
+    std::vector<Operand> parts;
+    for (int k = 0; k < vec; ++k) {
+      ASSIGN_OR_RETURN(Operand o, read(elems[k], t));
+      if (elem == 4) {
+        parts.push_back(o);
+      } else {
+        int v = o.is_imm() ? constant(DataType::U64, o.imm) : o.value;
+        parts.push_back(Operand::val(extract(v, 0)));
+        parts.push_back(Operand::val(extract(v, 1)));
+      }
+    }
+    value = Operand::val(pack(vt, parts));
+  }
+  Inst i;
+  i.op = Op::kIsa;
+  i.isa_op = Opcode::ST;
+  i.space = space;
+  i.sem = sem;
+  i.scope = scope;
+  i.type = wt;
+  i.imm = addr.offset;
+  i.srcs = {addr.base, value};
+  emit(std::move(i));
+  return ok_status();
+}
+
+Status Lowerer::lower_atomic(const ptx::Instruction& in, bool* handled) {
+  *handled = true;
+  bool red = in.opcode == "red";
+  if (in.opcode != "atom" && !red) {
+    *handled = false;
+    return ok_status();
+  }
+  ASSIGN_OR_RETURN(DataType t0, inst_type(*this, in));
+  DataType t = arith_type(t0);
+  static const std::pair<const char*, isa::AtomOp> kOps[] = {
+      {"add", isa::AtomOp::ADD}, {"min", isa::AtomOp::MIN}, {"max", isa::AtomOp::MAX},
+      {"inc", isa::AtomOp::INC}, {"dec", isa::AtomOp::DEC}, {"and", isa::AtomOp::AND},
+      {"or", isa::AtomOp::OR},   {"xor", isa::AtomOp::XOR}, {"exch", isa::AtomOp::EXCH},
+      {"cas", isa::AtomOp::CAS},
+  };
+  bool found = false;
+  isa::AtomOp aop = isa::AtomOp::ADD;
+  for (auto& [n, o] : kOps)
+    if (has(in, n)) {
+      aop = o;
+      found = true;
+    }
+  if (!found) return invalid(in.loc, in.opcode + " needs an operation");
+  if (t == DataType::F16 || t == DataType::BF16 || t0 == DataType::B128 || has(in, "v2") || has(in, "v4"))
+    return unsupported(in.loc, in.opcode + " on ." + std::string(isa::type_name(t0)) + "/vectors is not supported yet");
+  if (isa::type_is_float(t) && aop != isa::AtomOp::ADD && aop != isa::AtomOp::EXCH && aop != isa::AtomOp::MIN && aop != isa::AtomOp::MAX)
+    return invalid(in.loc, "bad floating-point atomic operation");
+  size_t nsrc = aop == isa::AtomOp::CAS ? 2 : 1;
+  RETURN_IF_ERROR(want_operands(in, (red ? 1 : 2) + nsrc));
+  Access acc = access_space(in);
+  if (acc.is_const_bank || acc.is_param || acc.space == MemSpace::LOCAL)
+    return invalid(in.loc, in.opcode + " works on global, shared or generic memory only");
+  isa::MemSem sem;
+  isa::MemScope scope;
+  mem_order(in, &sem, &scope, true);
+  size_t m = red ? 0 : 1;
+  ASSIGN_OR_RETURN(MemAddr addr, mem_address(*this, in, in.operands[m], acc.space, false));
+  std::vector<Operand> srcs = {addr.base};
+  for (size_t k = 0; k < nsrc; ++k) {
+    ASSIGN_OR_RETURN(Operand o, read(in.operands[m + 1 + k], t));
+    srcs.push_back(o);
+  }
+  Inst i;
+  i.op = Op::kIsa;
+  i.isa_op = Opcode::ATOM;
+  i.space = acc.space;
+  i.sem = sem;
+  i.scope = scope;
+  i.type = t;
+  i.mod = static_cast<uint8_t>(aop);
+  i.imm = addr.offset;
+  i.srcs = srcs;
+  i.defs = {red ? kNoValue : f_.new_value(t)};
+  int v = emit(std::move(i));
+  if (!red) return write(in.operands[0], v);
+  return ok_status();
+}
+
+}  // namespace strata::compiler::ir

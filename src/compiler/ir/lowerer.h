@@ -1,0 +1,118 @@
+// The state of lowering one kernel (private to compiler/ir). The instruction families
+// live in lower_*.cc, one file per family; lower_kernel.cc drives statements, blocks,
+// calls and variables.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/lower.h"
+#include "compiler/ir/ptx_types.h"
+#include "compiler/ir/ssa_builder.h"
+
+namespace strata::compiler::ir {
+
+using isa::Opcode;
+
+// A variable visible to the code by name (besides module-scope globals/consts).
+struct ScopedVar {
+  std::string space;  // "shared", "local", "param" (kernel param), "fparam" (func/call param)
+  uint64_t offset = 0;
+};
+
+struct Frame {
+  const ptx::Function* fn = nullptr;
+  std::string module;
+  std::string prefix;                        // namespaces registers/labels of this inline
+  std::map<std::string, int> labels;         // label -> block
+  std::map<std::string, DataType> regs;      // declared registers (exact names)
+  std::map<std::string, DataType> reg_ranges;  // %r<N> prefixes
+  std::map<std::string, int> reg_range_size;   // %r<N> -> N
+  std::map<std::string, ScopedVar> vars;
+  std::map<std::string, std::set<int64_t>> param_offsets;  // fparam name -> offsets written
+  int ret_block = -1;                        // inlined: where ret goes
+};
+
+class Lowerer {
+ public:
+  Lowerer(const LinkedProgram& p, std::vector<std::string>* symbols)
+      : prog_(p), symbols_(symbols), ssa_(&f_) {}
+  StatusOr<LoweredKernel> run(const ptx::Function& kernel);
+
+  // ---- shared helpers (lower_kernel.cc) ----
+  Status invalid(const ptx::SourceLoc& loc, const std::string& msg) const;
+  Status unsupported(const ptx::SourceLoc& loc, const std::string& msg) const;
+  int emit(Inst inst);  // appends to the current block; returns defs[0] (or kNoValue)
+  int isa_op(Opcode op, DataType type, DataType result, std::vector<Operand> srcs, uint8_t mod = 0,
+             uint64_t imm = 0);
+  int constant(DataType t, uint64_t bits);
+  int copy(int v);
+  int extract(int v, int part);
+  int pack(DataType t, std::vector<Operand> parts);
+  int special(isa::SpecialReg r);
+  int widen(int v32, bool is_signed);   // 32 -> 64-bit
+  int low32(int v64);
+  StatusOr<DataType> reg_type(const std::string& name, const ptx::SourceLoc& loc) const;
+  // Reads an operand as a value/immediate of type `t`.
+  StatusOr<Operand> read(const ptx::OperandSlot& s, DataType t);
+  StatusOr<int> read_value(const ptx::OperandSlot& s, DataType t);  // forces a register
+  StatusOr<int> read_pred(const ptx::OperandSlot& s);                // applies !negation
+  // Writes `value` (converted to the register's width when `from` differs) to a
+  // destination operand; sinks discard.
+  Status write(const ptx::OperandSlot& s, int value);
+  std::string var_key(const std::string& reg) const { return frame().prefix + reg; }
+  Frame& frame() { return frames_.back(); }
+  const Frame& frame() const { return frames_.back(); }
+  const ScopedVar* find_scoped(const std::string& name) const;
+  uint32_t symbol_index(const std::string& name);
+  // Address of a symbol in its own state space (mov r, sym).
+  StatusOr<Operand> symbol_address(const ptx::SymbolOperand& s, DataType t, const ptx::SourceLoc& loc);
+  uint64_t shared_offset_of(const std::string& module_var);
+  void branch(int target);
+  void cond_branch(int pred, bool negate, int t, int f, bool uniform);
+  void start_block(int b) { cur_ = b; }
+  int new_block() { return f_.new_block(); }
+
+  // ---- families ----
+  Status lower_instruction(const ptx::Instruction& in);
+  Status lower_arith(const ptx::Instruction& in, bool* handled);    // lower_arith.cc
+  Status lower_float(const ptx::Instruction& in, bool* handled);    // lower_float.cc
+  Status lower_cvt(const ptx::Instruction& in, bool* handled);      // lower_cvt.cc
+  Status lower_memory(const ptx::Instruction& in, bool* handled);   // lower_memory.cc
+  Status lower_atomic(const ptx::Instruction& in, bool* handled);   // lower_memory.cc
+  Status lower_control(const ptx::Instruction& in, bool* handled);  // lower_control.cc
+  Status lower_warp(const ptx::Instruction& in, bool* handled);     // lower_control.cc
+  Status lower_call(const ptx::Instruction& in);                    // lower_kernel.cc
+
+  // Modifier helpers.
+  static bool has(const ptx::Instruction& in, const char* m);
+  // The last modifier that is a PTX type name.
+  static StatusOr<DataType> inst_type(const Lowerer& l, const ptx::Instruction& in);
+  Status want_operands(const ptx::Instruction& in, size_t n) const;
+
+  // State.
+  const LinkedProgram& prog_;
+  std::vector<std::string>* symbols_;
+  Function f_;
+  KernelInfo info_;
+  SsaBuilder ssa_;
+  std::vector<Frame> frames_;
+  int cur_ = 0;
+  int frame_counter_ = 0;
+  const ptx::Instruction* inst_ = nullptr;   // the instruction being lowered
+  int loc_file_ = 0, loc_line_ = 0, loc_col_ = 0;
+  uint64_t shared_top_ = 0, local_top_ = 0;
+  std::map<std::string, uint64_t> module_shared_;  // module-scope shared var -> offset
+  bool uses_dynamic_shared_ = false;
+  uint32_t max_barrier_ = 0;
+
+ private:
+  Status lower_body(const ptx::Function& fn);
+  Status declare(const ptx::VarDecl& d);
+  Status lower_statements(const std::vector<ptx::Statement>& stmts);
+  Status collect_labels(const std::vector<ptx::Statement>& stmts);
+};
+
+}  // namespace strata::compiler::ir

@@ -1,0 +1,165 @@
+// The Strata binary ("sxbin"): what the compiler produces and the driver loads.
+//
+// FILE FORMAT. An ELF64 little-endian relocatable-style image (e_type ET_REL,
+// e_machine kElfMachineStrata, EI_OSABI 0) with these sections, in any order:
+//   .text             all kernels' code, 16-byte instruction words (isa/fields.def)
+//   .strata.kernels   kernel descriptors (KernelDesc)
+//   .strata.symbols   the module symbol table (Binary::symbol_table)
+//   .strata.const     init image of constant bank 2 (Binary::const_bank_size, const_init)
+//   .strata.globals   global / const variables, their init data and relocations
+//   .strata.lines     per kernel: instruction index -> PTX line and .loc file/line
+//   .shstrtab         section names
+// The payload of the .strata.* sections is a private, versioned record format
+// (sxbin.cc); only write_sxbin/read_sxbin know it. read_sxbin validates every offset,
+// size and count, so any byte string is safe to pass to it.
+//
+// CODE. A kernel's code is the byte range [code_offset, code_offset + code_size) of
+// .text, 16-byte aligned. Branch (BRA) and reconvergence (BSSY) targets are instruction
+// indices RELATIVE TO THE KERNEL'S FIRST INSTRUCTION, so a kernel's code may be loaded
+// at any 16-byte-aligned VA and launched with LaunchPacket::code_va pointing at it.
+//
+// CONSTANT-BANK ABI (fixed; the compiler emits it, the driver's loader implements it):
+//   c[0]  kernel parameters at their PTX layout offsets: parameters in declaration
+//         order, each aligned to its declared .align or natural alignment, starting at
+//         offset 0 (KernelDesc::params lists them; param_bytes is the total size).
+//   c[1]  the module symbol address table: 8 bytes per entry, entry i at offset 8*i
+//         holds the 64-bit GPU VA of Binary::symbol_table[i] (a global variable, a
+//         const variable, or a function whose address the code takes). The loader
+//         writes it after placing the module; its size is 8 * symbol_table.size().
+//   c[2]  the module's .const variables at compiler-assigned offsets: the loader
+//         allocates a const_bank_size-byte block in device memory, copies const_init
+//         (zero-filling the rest), and binds it as bank 2. A const variable's GPU VA is
+//         bank-2 base + GlobalVar::const_offset, so generic loads of it work too.
+//   Code reads parameters with LDC c[0][...], symbol addresses with LDC c[1][...] (64
+//   bit) and const variables with LDC c[2][...] or LD.CONST.
+//
+// GLOBAL VARIABLES (VarSpace::kGlobal). The loader allocates each one (size bytes,
+// alignment align), copies init (zero-filling the rest: init.size() <= size) and then
+// applies init_relocs: at byte `offset` of the variable it writes, as a little-endian
+// 64-bit value, the GPU VA of the symbol named `symbol` plus `addend` (symbol is a
+// global or const variable or a function of this binary). kConst variables live in
+// bank 2 (their init is already part of const_init; relocations in them are applied
+// to the bank-2 block at const_offset + offset).
+//
+// SHARED AND LOCAL MEMORY. Static .shared variables sit at compiler-assigned offsets in
+// [0, shared_bytes); extern (dynamic) shared arrays start at shared_bytes rounded up to
+// 16 (or their larger declared alignment; the compiler folds that into shared_bytes'
+// rounding so dynamic shared memory always starts at align_up(shared_bytes, 16)). The
+// generic address of shared offset X is SHARED_WINDOW + X (code reads the window with
+// S2R SR_SHARED_WINDOW_LO/HI); local offset X likewise with SR_LOCAL_WINDOW_LO/HI.
+// SHARED/LOCAL memory instructions take a 32-bit offset register; GLOBAL/GENERIC take
+// a 64-bit aligned register pair.
+//
+// Thread safety: all functions are pure; Binary is a plain value.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace strata::sxbin {
+
+inline constexpr uint16_t kElfMachineStrata = 0x5358;  // 'S','X': private e_machine
+inline constexpr uint32_t kFormatVersion = 1;          // of the .strata.* records
+
+// Constant banks used by compiled code.
+inline constexpr int kParamBank = 0;
+inline constexpr int kSymbolBank = 1;
+inline constexpr int kConstVarBank = 2;
+
+struct ParamDesc {
+  uint32_t offset = 0;  // in c[0]
+  uint32_t size = 0;
+  uint32_t align = 0;
+  bool operator==(const ParamDesc&) const = default;
+};
+
+// One row of a kernel's line table. Rows are sorted by inst_index; a row applies to
+// instructions from inst_index up to the next row's inst_index.
+struct LineEntry {
+  uint32_t inst_index = 0;  // relative to the kernel's first instruction
+  uint32_t ptx_line = 0;    // line in the PTX text (0: unknown)
+  uint32_t file = 0;        // .loc file index (0: no .loc)
+  uint32_t line = 0;        // .loc line
+  uint32_t col = 0;         // .loc column
+  bool operator==(const LineEntry&) const = default;
+};
+
+struct KernelDesc {
+  std::string name;
+  uint64_t code_offset = 0;        // bytes into .text, multiple of 16
+  uint32_t code_size = 0;          // bytes, multiple of 16, > 0
+  uint32_t regs_per_thread = 0;    // GPRs used (highest index + 1), <= 255
+  uint32_t shared_bytes = 0;       // static shared memory per CTA
+  uint32_t local_bytes = 0;        // local memory per thread (incl. spills)
+  uint32_t param_bytes = 0;        // size of the parameter block in c[0]
+  std::vector<ParamDesc> params;   // declaration order
+  uint32_t max_threads_per_block = 0;  // .maxntid product; 0: none
+  uint32_t reqntid[3] = {0, 0, 0};     // .reqntid; zeros: none
+  uint32_t num_barriers = 0;       // named CTA barriers used (0..16)
+  std::string ptx_source;          // name of the PTX module that defined it
+  std::vector<LineEntry> lines;    // line table (may be empty)
+  bool operator==(const KernelDesc&) const = default;
+};
+
+struct Reloc {
+  uint64_t offset = 0;   // byte offset inside the variable
+  std::string symbol;
+  int64_t addend = 0;
+  bool operator==(const Reloc&) const = default;
+};
+
+enum class VarSpace : uint8_t { kGlobal = 0, kConst = 1 };
+
+struct GlobalVar {
+  std::string name;
+  VarSpace space = VarSpace::kGlobal;
+  uint64_t size = 0;
+  uint64_t align = 1;             // power of two
+  uint64_t const_offset = 0;      // kConst: offset in bank 2
+  std::vector<uint8_t> init;      // size() <= size; rest is zero
+  std::vector<Reloc> init_relocs;
+  bool operator==(const GlobalVar&) const = default;
+};
+
+// .file index -> path, from the PTX .file directives.
+struct SourceFile {
+  uint32_t index = 0;
+  std::string path;
+  bool operator==(const SourceFile&) const = default;
+};
+
+struct Binary {
+  std::vector<uint8_t> code;              // .text
+  std::vector<KernelDesc> kernels;
+  std::vector<GlobalVar> globals;
+  uint64_t const_bank_size = 0;           // bytes of bank 2
+  std::vector<uint8_t> const_init;        // size() <= const_bank_size
+  std::vector<std::string> symbol_table;  // c[1] entries
+  std::vector<SourceFile> source_files;
+  bool operator==(const Binary&) const = default;
+
+  // Kernel by name, or nullptr.
+  const KernelDesc* find_kernel(std::string_view name) const;
+  const GlobalVar* find_global(std::string_view name) const;
+};
+
+// Serializes `binary`. CHECKs the invariants read_sxbin validates (a Binary the
+// compiler built is always valid; call validate_binary first for other sources).
+std::vector<uint8_t> write_sxbin(const Binary& binary);
+
+// Parses and validates an image. Malformed input -> Code::kInvalidImage naming what is
+// wrong ("sxbin: kernel 'k': code range [a, b) outside .text (n bytes)"). Never crashes.
+StatusOr<Binary> read_sxbin(std::span<const uint8_t> image);
+
+// Checks the semantic invariants of a Binary (ranges, alignments, unique names,
+// relocation targets). Code::kInvalidImage on failure.
+Status validate_binary(const Binary& binary);
+
+// True if `image` starts like an sxbin (ELF magic, 64-bit LE, Strata e_machine).
+bool is_sxbin(std::span<const uint8_t> image);
+
+}  // namespace strata::sxbin

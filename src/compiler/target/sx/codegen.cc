@@ -1,0 +1,432 @@
+#include "compiler/target/sx/codegen.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+
+#include "compiler/target/sx/dominators.h"
+#include "compiler/target/sx/regalloc.h"
+
+namespace strata::compiler::sx {
+namespace {
+
+using isa::Inst;
+using isa::Opcode;
+using ir::Op;
+
+constexpr uint8_t kScratchA = 248, kScratchB = 250, kScratchC = 252, kScratchT = 244;
+
+struct Region {
+  int place;     // block where BSSY goes (before its terminator)
+  int sync;      // block starting with BSYNC
+  int barrier = -1;
+};
+
+class Emitter {
+ public:
+  Emitter(const ir::Function& f, const std::vector<int>& reg, const std::vector<std::string>& symbols)
+      : f_(f), reg_(reg), symbols_(symbols) {}
+
+  Status run(const std::vector<Region>& regions, CodegenResult* out);
+
+ private:
+  void put(Inst i) {
+    i.ctrl.stall = 1;
+    uint32_t flags = isa::op_info(i.op).flags;
+    if (flags & isa::kSync) i.ctrl.yield = true;
+    code_.push_back(i);
+  }
+  uint8_t r(int v) const { return static_cast<uint8_t>(reg_[v]); }
+  void mov_imm(uint8_t rd, uint64_t imm, bool wide) {
+    Inst m;
+    m.op = Opcode::MOV;
+    m.type = isa::DataType::U32;
+    m.rd = rd;
+    m.b_imm = true;
+    m.imm = static_cast<uint32_t>(imm);
+    put(m);
+    if (wide) {
+      m.rd = static_cast<uint8_t>(rd + 1);
+      m.imm = static_cast<uint32_t>(imm >> 32);
+      put(m);
+    }
+  }
+  void mov_reg(uint8_t rd, uint8_t rs, int n) {
+    for (int k = 0; k < n; ++k) {
+      Inst m;
+      m.op = Opcode::MOV;
+      m.type = isa::DataType::U32;
+      m.rd = static_cast<uint8_t>(rd + k);
+      m.rb = rs == isa::kRZ ? isa::kRZ : static_cast<uint8_t>(rs + k);
+      if (rs + k != rd + k) put(m);
+    }
+  }
+  Status emit_isa(const ir::Inst& i, Inst* out);
+  Status emit_inst(const ir::Inst& i);
+  bool is_wide_slot(const ir::Inst& i, char slot) const;
+
+  const ir::Function& f_;
+  const std::vector<int>& reg_;
+  const std::vector<std::string>& symbols_;
+  std::vector<Inst> code_;
+  std::vector<std::pair<size_t, int>> fixups_;  // code index -> block
+};
+
+bool Emitter::is_wide_slot(const ir::Inst& i, char slot) const {
+  if (i.isa_op == Opcode::IMADWIDE && slot == 'c') return true;
+  if (i.isa_op == Opcode::IMADWIDE || i.isa_op == Opcode::IMULWIDE) return false;
+  if ((i.isa_op == Opcode::SHL || i.isa_op == Opcode::SHR) && slot == 'b') return false;
+  if (i.isa_op == Opcode::CVT) return isa::type_bits(i.type2) == 64;
+  if (i.isa_op == Opcode::BFE && slot != 'a') return false;
+  if (i.isa_op == Opcode::BFI && slot == 'b') return false;
+  return isa::type_bits(i.type) == 64;
+}
+
+Status Emitter::emit_isa(const ir::Inst& i, Inst* out) {
+  Inst m;
+  m.op = i.isa_op;
+  m.type = i.type;
+  m.type2 = i.type2;
+  m.mod = i.mod;
+  m.space = i.space;
+  m.sem = i.sem;
+  m.scope = i.scope;
+  m.imm = static_cast<uint32_t>(i.imm);
+  bool imm_used = i.imm != 0 || m.op == Opcode::LD || m.op == Opcode::ST || m.op == Opcode::LDC ||
+                  m.op == Opcode::ATOM || m.op == Opcode::BFI || m.op == Opcode::BAR || m.op == Opcode::TRAP;
+  std::string_view ops = isa::op_info(i.isa_op).operands;
+  size_t si = 0, di = 0;
+  auto gpr = [&](const ir::Operand& o, char slot, uint8_t scratch) -> uint8_t {
+    if (!o.is_imm()) return r(o.value);
+    bool wide = is_wide_slot(i, slot) || o.imm > 0xffffffffull;
+    if (o.imm == 0 && !wide) return isa::kRZ;
+    mov_imm(scratch, o.imm, wide);
+    return scratch;
+  };
+  auto pred = [&](const ir::Operand& o, bool* neg) -> uint8_t {
+    if (!o.is_imm()) return r(o.value);
+    if (o.imm == 0) *neg = !*neg;
+    return isa::kPT;
+  };
+  size_t p = 0;
+  while (p < ops.size()) {
+    size_t q = ops.find(',', p);
+    std::string_view tok = ops.substr(p, q == std::string_view::npos ? std::string_view::npos : q - p);
+    while (!tok.empty() && tok.front() == ' ') tok.remove_prefix(1);
+    p = q == std::string_view::npos ? ops.size() : q + 1;
+    if (tok == "d") {
+      int d = di < i.defs.size() ? i.defs[di++] : ir::kNoValue;
+      m.rd = d == ir::kNoValue ? isa::kRZ : r(d);
+    } else if (tok == "pd") {
+      int d = di < i.defs.size() ? i.defs[di++] : ir::kNoValue;
+      m.pd = d == ir::kNoValue ? isa::kPT : r(d);
+    } else if (tok == "a" || tok == "m" || tok == "cb") {
+      if (si < i.srcs.size()) m.ra = gpr(i.srcs[si++], 'a', kScratchA);
+    } else if (tok == "b") {
+      if (si >= i.srcs.size()) continue;
+      const ir::Operand& o = i.srcs[si++];
+      bool wide = is_wide_slot(i, 'b');
+      if (o.is_imm() && !imm_used && !wide && o.imm <= 0xffffffffull && o.imm != 0) {
+        m.b_imm = true;
+        m.imm = static_cast<uint32_t>(o.imm);
+      } else {
+        m.rb = gpr(o, 'b', kScratchB);
+      }
+    } else if (tok == "c") {
+      if (si < i.srcs.size()) m.rc = gpr(i.srcs[si++], 'c', kScratchC);
+    } else if (tok == "ps") {
+      if (si < i.srcs.size()) {
+        bool neg = i.negate;
+        m.ps = pred(i.srcs[si++], &neg);
+        m.ps_neg = neg;
+      }
+    } else if (tok == "pq") {
+      if (si < i.srcs.size()) {
+        bool neg = (i.mod & 0x80) != 0;
+        m.rb = pred(i.srcs[si++], &neg);
+        m.mod = static_cast<uint8_t>((m.mod & 0x7f) | (neg ? 0x80 : 0));
+      }
+    }
+  }
+  // Extra sources beyond the operand string: VOTE's mask (rc), BAR.RED's predicate (ps).
+  if (m.op == Opcode::VOTE && si < i.srcs.size()) {
+    const ir::Operand& o = i.srcs[si++];
+    m.rc = (o.is_imm() && o.imm == 0xffffffffull) ? isa::kRZ : gpr(o, 'c', kScratchC);
+  }
+  if (m.op == Opcode::BAR && si < i.srcs.size()) {
+    bool neg = false;
+    m.ps = pred(i.srcs[si++], &neg);
+    m.ps_neg = neg;
+    if (!i.defs.empty() && i.defs[0] != ir::kNoValue) {
+      if (f_.type_of(i.defs[0]) == isa::DataType::Pred) m.pd = r(i.defs[0]);
+      else m.rd = r(i.defs[0]);
+    }
+  }
+  *out = m;
+  return ok_status();
+}
+
+Status Emitter::emit_inst(const ir::Inst& i) {
+  switch (i.op) {
+    case Op::kIsa: {
+      Inst m;
+      RETURN_IF_ERROR(emit_isa(i, &m));
+      put(m);
+      return ok_status();
+    }
+    case Op::kPhi:
+      return error(Code::kUnknown, "phi reached the emitter");
+    case Op::kCopy: {
+      int d = i.defs[0];
+      ir::RegClass c = ir::reg_class(f_.type_of(d));
+      const ir::Operand& s = i.srcs[0];
+      if (c == ir::RegClass::kPred) {
+        Inst m;
+        m.op = Opcode::PLOP;
+        m.pd = r(d);
+        bool neg = false;
+        m.ps = s.is_imm() ? isa::kPT : r(s.value);
+        if (s.is_imm() && s.imm == 0) neg = true;
+        m.ps_neg = neg;
+        m.rb = isa::kPT;
+        put(m);
+        return ok_status();
+      }
+      if (s.is_imm()) {
+        mov_imm(r(d), s.imm, c != ir::RegClass::k32);
+        return ok_status();
+      }
+      int n = std::min(ir::class_regs(c), ir::class_regs(ir::reg_class(f_.type_of(s.value))));
+      mov_reg(r(d), r(s.value), n);
+      return ok_status();
+    }
+    case Op::kConst: {
+      int d = i.defs[0];
+      ir::RegClass c = ir::reg_class(f_.type_of(d));
+      if (c == ir::RegClass::kPred) {
+        Inst m;
+        m.op = Opcode::PLOP;
+        m.pd = r(d);
+        m.ps = isa::kPT;
+        m.ps_neg = i.imm == 0;
+        m.rb = isa::kPT;
+        put(m);
+        return ok_status();
+      }
+      mov_imm(r(d), i.imm, c != ir::RegClass::k32);
+      if (c == ir::RegClass::k128) mov_imm(static_cast<uint8_t>(r(d) + 2), 0, true);
+      return ok_status();
+    }
+    case Op::kPack: {
+      uint8_t base = r(i.defs[0]);
+      for (size_t k = 0; k < i.srcs.size(); ++k) {
+        const ir::Operand& s = i.srcs[k];
+        uint8_t rd = static_cast<uint8_t>(base + k);
+        if (s.is_imm()) mov_imm(rd, s.imm, false);
+        else mov_reg(rd, r(s.value), 1);
+      }
+      return ok_status();
+    }
+    case Op::kExtract:
+      mov_reg(r(i.defs[0]), static_cast<uint8_t>(r(i.srcs[0].value) + i.imm), 1);
+      return ok_status();
+    case Op::kSymAddr: {
+      auto it = std::find(symbols_.begin(), symbols_.end(), i.symbol);
+      if (it == symbols_.end()) return error(Code::kUnknown, "symbol missing from the table: " + i.symbol);
+      Inst m;
+      m.op = Opcode::LDC;
+      m.type = isa::DataType::U64;
+      m.mod = 1;
+      m.rd = r(i.defs[0]);
+      m.imm = static_cast<uint32_t>(8 * (it - symbols_.begin()));
+      put(m);
+      if (i.imm) {
+        mov_imm(kScratchT, i.imm, true);
+        Inst a;
+        a.op = Opcode::IADD;
+        a.type = isa::DataType::U64;
+        a.rd = m.rd;
+        a.ra = m.rd;
+        a.rb = kScratchT;
+        put(a);
+      }
+      return ok_status();
+    }
+    case Op::kSharedBase:
+    case Op::kLocalBase: {
+      bool sh = i.op == Op::kSharedBase;
+      Inst m;
+      m.op = Opcode::S2R;
+      m.type = isa::DataType::U32;
+      m.rd = r(i.defs[0]);
+      m.mod = static_cast<uint8_t>(sh ? isa::SpecialReg::SHARED_WINDOW_LO : isa::SpecialReg::LOCAL_WINDOW_LO);
+      put(m);
+      m.rd = static_cast<uint8_t>(m.rd + 1);
+      m.mod = static_cast<uint8_t>(sh ? isa::SpecialReg::SHARED_WINDOW_HI : isa::SpecialReg::LOCAL_WINDOW_HI);
+      put(m);
+      return ok_status();
+    }
+    default:
+      return ok_status();  // terminators are emitted by run()
+  }
+}
+
+Status Emitter::run(const std::vector<Region>& regions, CodegenResult* out) {
+  int nb = static_cast<int>(f_.blocks.size());
+  std::vector<size_t> block_pc(nb);
+  for (int b = 0; b < nb; ++b) {
+    block_pc[b] = code_.size();
+    // BSYNCs: innermost (latest-placed) first.
+    for (size_t k = regions.size(); k-- > 0;) {
+      const Region& rg = regions[k];
+      if (rg.sync != b || rg.barrier < 0) continue;
+      Inst s;
+      s.op = Opcode::BSYNC;
+      s.mod = static_cast<uint8_t>(rg.barrier);
+      put(s);
+    }
+    const auto& insts = f_.blocks[b].insts;
+    for (size_t k = 0; k + 1 < insts.size(); ++k) {
+      size_t before = code_.size();
+      RETURN_IF_ERROR(emit_inst(insts[k]));
+      for (size_t c = before; c < code_.size(); ++c)
+        if (insts[k].ptx_line)
+          out->lines.push_back({static_cast<uint32_t>(c), static_cast<uint32_t>(insts[k].ptx_line),
+                                static_cast<uint32_t>(insts[k].loc_file), static_cast<uint32_t>(insts[k].loc_line),
+                                static_cast<uint32_t>(insts[k].loc_col)});
+    }
+    for (const Region& rg : regions) {
+      if (rg.place != b || rg.barrier < 0) continue;
+      Inst s;
+      s.op = Opcode::BSSY;
+      s.mod = static_cast<uint8_t>(rg.barrier);
+      fixups_.push_back({code_.size(), rg.sync});
+      put(s);
+    }
+    const ir::Inst& t = insts.back();
+    auto bra = [&](int target, uint8_t guard, bool neg) {
+      Inst m;
+      m.op = Opcode::BRA;
+      m.guard = guard;
+      m.guard_neg = neg;
+      if (target <= b) m.ctrl.yield = true;
+      fixups_.push_back({code_.size(), target});
+      put(m);
+      if (target <= b) code_.back().ctrl.yield = true;
+    };
+    if (t.op == Op::kExit) {
+      Inst e;
+      e.op = Opcode::EXIT;
+      put(e);
+    } else if (t.op == Op::kBranch) {
+      if (t.succs[0] != b + 1) bra(t.succs[0], isa::kPT, false);
+    } else if (t.op == Op::kCondBranch) {
+      const ir::Operand& c = t.srcs[0];
+      if (c.is_imm()) {
+        int target = (c.imm != 0) != t.negate ? t.succs[0] : t.succs[1];
+        if (target != b + 1) bra(target, isa::kPT, false);
+      } else {
+        bra(t.succs[0], r(c.value), t.negate);
+        if (t.succs[1] != b + 1) bra(t.succs[1], isa::kPT, false);
+      }
+    }
+  }
+  for (auto& [pc, block] : fixups_) code_[pc].imm = static_cast<uint32_t>(block_pc[block]);
+  if (code_.empty() || code_.back().op != Opcode::EXIT) {
+    Inst e;
+    e.op = Opcode::EXIT;
+    put(e);
+  }
+  out->code = std::move(code_);
+  return ok_status();
+}
+
+// Finds convergence regions (see codegen.h) and assigns barrier ids.
+std::vector<Region> find_regions(const ir::Function& f) {
+  int nb = static_cast<int>(f.blocks.size());
+  auto idom = dominators(f);
+  auto ipdom = post_dominators(f);
+  auto dominates = [&](int a, int b) {
+    for (int n = 0; n < nb + 1 && b >= 0; ++n) {
+      if (a == b) return true;
+      if (idom[b] == b) return false;
+      b = idom[b];
+    }
+    return false;
+  };
+  // Natural loops: header -> body.
+  std::map<int, std::vector<bool>> loops;
+  for (int b = 0; b < nb; ++b)
+    for (int s : f.blocks[b].insts.back().succs) {
+      if (idom[b] < 0 || !dominates(s, b)) continue;
+      auto& body = loops.try_emplace(s, std::vector<bool>(nb, false)).first->second;
+      std::vector<int> stack = {b};
+      body[s] = true;
+      while (!stack.empty()) {
+        int x = stack.back();
+        stack.pop_back();
+        if (body[x]) continue;
+        body[x] = true;
+        for (int p : f.blocks[x].preds) stack.push_back(p);
+      }
+    }
+  std::vector<Region> regions;
+  for (int b = 0; b < nb; ++b) {
+    const ir::Inst& t = f.blocks[b].insts.back();
+    if (t.op != Op::kCondBranch || t.uniform || t.srcs[0].is_imm() || t.succs[0] == t.succs[1]) continue;
+    int p = ipdom[b];
+    if (p < 0 || p >= nb) continue;
+    int place = b;
+    int outer_size = -1;
+    for (auto& [h, body] : loops) {
+      if (!body[b] || body[p]) continue;
+      int size = static_cast<int>(std::count(body.begin(), body.end(), true));
+      if (size > outer_size && idom[h] >= 0 && idom[h] != h) {
+        outer_size = size;
+        place = idom[h];
+      }
+    }
+    bool dup = false;
+    for (const Region& r : regions) dup |= r.place == place && r.sync == p;
+    if (!dup) regions.push_back({place, p});
+  }
+  // Interval colouring over the block layout.
+  for (size_t k = 0; k < regions.size(); ++k) {
+    int lo = std::min(regions[k].place, regions[k].sync), hi = std::max(regions[k].place, regions[k].sync);
+    std::vector<bool> busy(isa::kNumConvBarriers, false);
+    for (size_t j = 0; j < k; ++j) {
+      if (regions[j].barrier < 0) continue;
+      int lo2 = std::min(regions[j].place, regions[j].sync), hi2 = std::max(regions[j].place, regions[j].sync);
+      if (lo <= hi2 && lo2 <= hi) busy[regions[j].barrier] = true;
+    }
+    for (int id = 0; id < isa::kNumConvBarriers; ++id)
+      if (!busy[id]) {
+        regions[k].barrier = id;
+        break;
+      }
+  }
+  return regions;
+}
+
+}  // namespace
+
+StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols) {
+  CodegenResult out;
+  auto regions = find_regions(f);  // on the SSA CFG (phi elimination keeps the CFG)
+  eliminate_phis(f);
+  uint32_t used = 0;
+  ASSIGN_OR_RETURN(auto reg, allocate_registers(f, &used));
+  Emitter e(f, reg, symbols);
+  RETURN_IF_ERROR(e.run(regions, &out));
+  // Registers the code touches (allocation plus any scratch used for legalisation).
+  uint32_t top = std::max<uint32_t>(used, 1);
+  for (const Inst& i : out.code)
+    for (uint8_t x : {i.rd, i.ra, i.rb, i.rc})
+      if (x != isa::kRZ && x >= kFirstScratch && !(i.op == Opcode::PLOP && x == i.rb))
+        top = std::max<uint32_t>(top, std::min<uint32_t>(x + 2u, 255u));
+  out.regs_used = top;
+  for (const Region& r : regions) out.convergence_regions += r.barrier >= 0;
+  return out;
+}
+
+}  // namespace strata::compiler::sx

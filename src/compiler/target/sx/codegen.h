@@ -1,0 +1,43 @@
+// Strata back end: SSA IR -> Strata ISA instructions for one kernel.
+//
+// Steps: phi elimination (copies through a fresh temporary per phi, so no parallel-copy
+// hazards), liveness and linear-scan register allocation (GPRs R0-R243, 64-bit values
+// in even-aligned pairs, 128-bit in 4-aligned quads; predicates P0-P6; R244-R253 are
+// scratch registers for legalising immediates), convergence barriers, emission.
+//
+// CONVERGENCE: for every conditional branch that is not warp-uniform (bra.uni), with
+// immediate post-dominator P (a virtual exit post-dominates exiting blocks): if P is the
+// virtual exit no barrier is needed (threads leave through EXIT). Otherwise
+// `BSSY Bn, P` is placed right before the branch, or, when the branch sits in loops
+// that P is outside of, at the end of the immediate dominator of the outermost such
+// loop's header (so a divergent loop exit re-converges once, at P). `BSYNC Bn` starts
+// P. Regions get barrier ids by interval colouring over the block layout, so nested
+// live regions use distinct ids (more than 16 at once: the extra regions get none and
+// stay diverged until an enclosing BSYNC).
+//
+// CONTROL BITS: every instruction gets stall 1 and no dependency barriers (the
+// functional model ignores them; the timing model's scheduler will set them later);
+// yield is set on backward branches and on warp-synchronising instructions, so a
+// spinning warp lets others run.
+#pragma once
+
+#include <vector>
+
+#include "base/status.h"
+#include "compiler/ir/ir.h"
+#include "compiler/sxbin/sxbin.h"
+#include "isa/inst.h"
+
+namespace strata::compiler::sx {
+
+struct CodegenResult {
+  std::vector<isa::Inst> code;
+  uint32_t regs_used = 0;                 // highest GPR index + 1
+  std::vector<sxbin::LineEntry> lines;    // instruction index -> PTX line / .loc
+  int convergence_regions = 0;            // BSSY/BSYNC pairs emitted
+};
+
+// `symbols` maps kSymAddr symbols to c[1] entries (index in the vector).
+StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols);
+
+}  // namespace strata::compiler::sx

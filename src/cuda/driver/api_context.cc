@@ -1,0 +1,197 @@
+// Entry points: contexts and primary contexts.
+#include "cuda/driver/api_util.h"
+#include "cuda/driver/device.h"
+#include "cuda/driver/event.h"
+#include "cuda/driver/module.h"
+#include "cuda/driver/stream.h"
+
+using namespace strata;
+using namespace strata::cuda::driver;
+
+namespace {
+
+StatusOr<std::shared_ptr<Context>> live_context(CUcontext handle) {
+  std::shared_ptr<Context> ctx = handles().contexts.find(handle);
+  if (!ctx) return error(Code::kInvalidContext, fmt::format("context {} is not live", fmt::ptr(handle)));
+  return ctx;
+}
+
+// Destroys what a context owns in the handle tables (its streams, events, modules).
+void drop_context_objects(Context* ctx) {
+  handles().streams.erase_if([ctx](const Stream& s) { return &s.context() == ctx; });
+  handles().events.erase_if([ctx](const Event& e) { return &e.context() == ctx; });
+  auto modules = handles().modules.erase_if([ctx](const Module& m) { return &m.context() == ctx; });
+  for (const auto& m : modules) {
+    for (const auto& f : m->functions()) handles().functions.erase(f.get());
+  }
+}
+
+}  // namespace
+
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
+  return api_call("cuDevicePrimaryCtxRetain", [&]() -> Status {
+    if (pctx == nullptr) return null_arg("cuDevicePrimaryCtxRetain", "pctx");
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, d->retain_primary());
+    *pctx = ctx->handle();
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev) {
+  return api_call("cuDevicePrimaryCtxRelease", [&]() -> Status {
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    return d->release_primary();
+  });
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev) {
+  return api_call("cuDevicePrimaryCtxReset", [&]() -> Status {
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    unsigned int flags;
+    int active;
+    d->primary_state(&flags, &active);
+    if (active) {
+      // The primary context is gone for every thread; objects it owned die with it.
+      ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, d->retain_primary());
+      drop_context_objects(ctx.get());
+      forget_current_context(ctx.get());
+    }
+    return d->reset_primary();
+  });
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags) {
+  return api_call("cuDevicePrimaryCtxSetFlags", [&]() -> Status {
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    return d->set_primary_flags(flags);
+  });
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active) {
+  return api_call("cuDevicePrimaryCtxGetState", [&]() -> Status {
+    if (flags == nullptr || active == nullptr) {
+      return null_arg("cuDevicePrimaryCtxGetState", "flags or active");
+    }
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    d->primary_state(flags, active);
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuCtxCreate(CUcontext* pctx, CUctxCreateParams* params, unsigned int flags,
+                             CUdevice dev) {
+  return api_call("cuCtxCreate", [&]() -> Status {
+    if (pctx == nullptr) return null_arg("cuCtxCreate", "pctx");
+    if (params != nullptr && (params->numExecAffinityParams != 0 || params->cigParams != nullptr)) {
+      return error(Code::kNotSupported, "cuCtxCreate: execution affinity and CIG parameters are "
+                                        "not supported");
+    }
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    unsigned int sched = flags & CU_CTX_SCHED_MASK;
+    if ((flags & ~static_cast<unsigned int>(CU_CTX_FLAGS_MASK)) != 0 ||
+        (sched != 0 && sched != CU_CTX_SCHED_SPIN && sched != CU_CTX_SCHED_YIELD &&
+         sched != CU_CTX_SCHED_BLOCKING_SYNC)) {
+      return error(Code::kInvalidValue, fmt::format("cuCtxCreate: invalid flags {:#x}", flags));
+    }
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, Context::create(d, flags, /*primary=*/false));
+    handles().contexts.insert(ctx);
+    push_current_context(ctx);
+    *pctx = ctx->handle();
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuCtxDestroy(CUcontext handle) {
+  return api_call("cuCtxDestroy", [&]() -> Status {
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, live_context(handle));
+    if (ctx->primary()) {
+      return error(Code::kInvalidContext, "cuCtxDestroy: cannot destroy a primary context "
+                                          "(use cuDevicePrimaryCtxRelease)");
+    }
+    (void)ctx->synchronize();
+    drop_context_objects(ctx.get());
+    ctx->mark_destroyed();
+    handles().contexts.erase(handle);
+    forget_current_context(ctx.get());
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext handle) {
+  return api_call("cuCtxSetCurrent", [&]() -> Status {
+    if (handle == nullptr) {
+      set_current_context(nullptr);
+      return ok_status();
+    }
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, live_context(handle));
+    set_current_context(std::move(ctx));
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext* pctx) {
+  return api_call("cuCtxGetCurrent", [&]() -> Status {
+    if (pctx == nullptr) return null_arg("cuCtxGetCurrent", "pctx");
+    RETURN_IF_ERROR(devices().status());
+    std::shared_ptr<Context> ctx = current_context();
+    *pctx = ctx ? ctx->handle() : nullptr;
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext handle) {
+  return api_call("cuCtxPushCurrent", [&]() -> Status {
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, live_context(handle));
+    push_current_context(std::move(ctx));
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext* pctx) {
+  return api_call("cuCtxPopCurrent", [&]() -> Status {
+    std::shared_ptr<Context> ctx = pop_current_context();
+    if (!ctx) return error(Code::kInvalidContext, "cuCtxPopCurrent: no context is current");
+    if (pctx != nullptr) *pctx = ctx->handle();
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuCtxSynchronize() {
+  return api_call("cuCtxSynchronize", [&]() -> Status {
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    return ctx->synchronize();
+  });
+}
+
+CUresult CUDAAPI cuCtxGetDevice(CUdevice* dev) {
+  return api_call("cuCtxGetDevice", [&]() -> Status {
+    if (dev == nullptr) return null_arg("cuCtxGetDevice", "device");
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    *dev = ctx->device().ordinal();
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuCtxGetFlags(unsigned int* flags) {
+  return api_call("cuCtxGetFlags", [&]() -> Status {
+    if (flags == nullptr) return null_arg("cuCtxGetFlags", "flags");
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    *flags = ctx->flags();
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuCtxGetApiVersion(CUcontext handle, unsigned int* version) {
+  return api_call("cuCtxGetApiVersion", [&]() -> Status {
+    if (version == nullptr) return null_arg("cuCtxGetApiVersion", "version");
+    std::shared_ptr<Context> ctx;
+    if (handle == nullptr) {
+      ASSIGN_OR_RETURN(ctx, checked_current_context());
+    } else {
+      ASSIGN_OR_RETURN(ctx, live_context(handle));
+    }
+    *version = 3020;  // the context API version of every context since CUDA 3.2
+    return ok_status();
+  });
+}

@@ -1,0 +1,90 @@
+// Entry points: devices.
+#include <cstring>
+
+#include "cuda/driver/api_util.h"
+#include "cuda/driver/device.h"
+#include "cuda/driver/device_attributes.h"
+
+using namespace strata;
+using namespace strata::cuda::driver;
+
+CUresult CUDAAPI cuDeviceGet(CUdevice* device_out, int ordinal) {
+  return api_call("cuDeviceGet", [&]() -> Status {
+    if (device_out == nullptr) return null_arg("cuDeviceGet", "device");
+    ASSIGN_OR_RETURN(Device * d, device(ordinal));
+    *device_out = d->ordinal();
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuDeviceGetCount(int* count) {
+  return api_call("cuDeviceGetCount", [&]() -> Status {
+    if (count == nullptr) return null_arg("cuDeviceGetCount", "count");
+    ASSIGN_OR_RETURN(std::vector<Device*> all, devices());
+    *count = static_cast<int>(all.size());
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuDeviceGetName(char* name, int len, CUdevice dev) {
+  return api_call("cuDeviceGetName", [&]() -> Status {
+    if (name == nullptr) return null_arg("cuDeviceGetName", "name");
+    if (len <= 0) return error(Code::kInvalidValue, "cuDeviceGetName: len must be positive");
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    const std::string& n = d->arch().name;
+    size_t count = std::min<size_t>(n.size(), static_cast<size_t>(len) - 1);
+    std::memcpy(name, n.data(), count);
+    name[count] = '\0';
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev) {
+  return api_call("cuDeviceGetAttribute", [&]() -> Status {
+    if (pi == nullptr) return null_arg("cuDeviceGetAttribute", "pi");
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    ASSIGN_OR_RETURN(*pi, device_attribute(d->arch(), d->ordinal(), attrib));
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuDeviceTotalMem(size_t* bytes, CUdevice dev) {
+  return api_call("cuDeviceTotalMem", [&]() -> Status {
+    if (bytes == nullptr) return null_arg("cuDeviceTotalMem", "bytes");
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    *bytes = d->total_memory();
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid* uuid, CUdevice dev) {
+  return api_call("cuDeviceGetUuid", [&]() -> Status {
+    if (uuid == nullptr) return null_arg("cuDeviceGetUuid", "uuid");
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    // A stable, version-4-shaped UUID derived from the backend, config and ordinal.
+    std::string key = d->hal().properties().backend + "/" + d->arch().name + "/" +
+                      d->arch().content_hash + "/" + std::to_string(d->ordinal());
+    uint64_t h1 = 1469598103934665603ull, h2 = 1099511628211ull * 31;
+    for (unsigned char c : key) {
+      h1 = (h1 ^ c) * 1099511628211ull;
+      h2 = (h2 ^ c) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+    }
+    std::memcpy(uuid->bytes, &h1, 8);
+    std::memcpy(uuid->bytes + 8, &h2, 8);
+    uuid->bytes[6] = static_cast<char>((uuid->bytes[6] & 0x0f) | 0x40);
+    uuid->bytes[8] = static_cast<char>((uuid->bytes[8] & 0x3f) | 0x80);
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuDeviceComputeCapability(int* major, int* minor, CUdevice dev) {
+  return api_call("cuDeviceComputeCapability", [&]() -> Status {
+    if (major == nullptr || minor == nullptr) {
+      return null_arg("cuDeviceComputeCapability", "major or minor");
+    }
+    ASSIGN_OR_RETURN(Device * d, device(dev));
+    *major = static_cast<int>(d->arch().compute_major);
+    *minor = static_cast<int>(d->arch().compute_minor);
+    return ok_status();
+  });
+}

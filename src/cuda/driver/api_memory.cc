@@ -1,0 +1,148 @@
+// Entry points: device and pinned host memory.
+#include <map>
+#include <mutex>
+
+#include "cuda/driver/api_util.h"
+#include "cuda/driver/device.h"
+
+using namespace strata;
+using namespace strata::cuda::driver;
+
+namespace {
+
+// Pinned host allocations (cuMemAllocHost/cuMemHostAlloc), by host address.
+struct HostAllocation {
+  std::shared_ptr<Context> context;
+  std::shared_ptr<hal::Buffer> buffer;
+  unsigned int flags = 0;
+};
+
+struct HostAllocations {
+  std::mutex mutex;
+  std::map<uintptr_t, HostAllocation> by_address;
+};
+
+HostAllocations& host_allocations() {
+  static auto* table = new HostAllocations();
+  return *table;
+}
+
+Status host_alloc(const char* api, void** pp, size_t bytesize, unsigned int flags) {
+  if (pp == nullptr) return null_arg(api, "pp");
+  *pp = nullptr;
+  constexpr unsigned int kKnown = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP |
+                                  CU_MEMHOSTALLOC_WRITECOMBINED;
+  if ((flags & ~kKnown) != 0) {
+    return error(Code::kInvalidValue, fmt::format("{}: unknown flags {:#x}", api, flags));
+  }
+  if (bytesize == 0) return error(Code::kInvalidValue, fmt::format("{}: size is 0", api));
+  ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer, ctx->hal().allocator().allocate_host(bytesize));
+  void* ptr = buffer->host_ptr();
+  HostAllocations& table = host_allocations();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  table.by_address[reinterpret_cast<uintptr_t>(ptr)] = {std::move(ctx), std::move(buffer), flags};
+  *pp = ptr;
+  return ok_status();
+}
+
+}  // namespace
+
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr* dptr, size_t bytesize) {
+  return api_call("cuMemAlloc", [&]() -> Status {
+    if (dptr == nullptr) return null_arg("cuMemAlloc", "dptr");
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    ASSIGN_OR_RETURN(*dptr, ctx->allocate_device(bytesize));
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuMemFree(CUdeviceptr dptr) {
+  return api_call("cuMemFree", [&]() -> Status {
+    if (dptr == 0) return ok_status();
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    return ctx->free_device(dptr);
+  });
+}
+
+CUresult CUDAAPI cuMemGetInfo(size_t* free, size_t* total) {
+  return api_call("cuMemGetInfo", [&]() -> Status {
+    if (free == nullptr || total == nullptr) return null_arg("cuMemGetInfo", "free or total");
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    ASSIGN_OR_RETURN(*free, ctx->device().hal().free_memory());
+    *total = ctx->device().total_memory();
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr) {
+  return api_call("cuMemGetAddressRange", [&]() -> Status {
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    auto buffer = ctx->hal().allocator().find(dptr);
+    if (!buffer.ok()) {
+      return error(Code::kNotFound,
+                   fmt::format("cuMemGetAddressRange: {:#x} is not in any allocation", dptr));
+    }
+    if (pbase != nullptr) *pbase = (*buffer)->va();
+    if (psize != nullptr) *psize = (*buffer)->size();
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuMemAllocHost(void** pp, size_t bytesize) {
+  return api_call("cuMemAllocHost", [&] { return host_alloc("cuMemAllocHost", pp, bytesize, 0); });
+}
+
+CUresult CUDAAPI cuMemHostAlloc(void** pp, size_t bytesize, unsigned int Flags) {
+  return api_call("cuMemHostAlloc", [&] { return host_alloc("cuMemHostAlloc", pp, bytesize, Flags); });
+}
+
+CUresult CUDAAPI cuMemFreeHost(void* p) {
+  return api_call("cuMemFreeHost", [&]() -> Status {
+    HostAllocation dead;
+    {
+      HostAllocations& table = host_allocations();
+      std::lock_guard<std::mutex> lock(table.mutex);
+      auto it = table.by_address.find(reinterpret_cast<uintptr_t>(p));
+      if (it == table.by_address.end()) {
+        return error(Code::kInvalidValue,
+                     fmt::format("cuMemFreeHost: {} was not allocated by cuMemAllocHost/"
+                                 "cuMemHostAlloc", fmt::ptr(p)));
+      }
+      dead = std::move(it->second);
+      table.by_address.erase(it);
+    }
+    return dead.context->synchronize();  // no queued copy still uses the pages
+  });
+}
+
+CUresult CUDAAPI cuMemHostGetDevicePointer(CUdeviceptr* pdptr, void* p, unsigned int Flags) {
+  return api_call("cuMemHostGetDevicePointer", [&]() -> Status {
+    if (pdptr == nullptr || p == nullptr) return null_arg("cuMemHostGetDevicePointer", "pdptr or p");
+    if (Flags != 0) return error(Code::kInvalidValue, "cuMemHostGetDevicePointer: flags must be 0");
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    auto buffer = ctx->hal().allocator().find(reinterpret_cast<uint64_t>(p));
+    if (!buffer.ok() || (*buffer)->kind() == hal::MemoryKind::kDevice) {
+      return error(Code::kInvalidValue, fmt::format("cuMemHostGetDevicePointer: {} is not mapped "
+                                                    "host memory", fmt::ptr(p)));
+    }
+    *pdptr = reinterpret_cast<uint64_t>(p);  // unified addressing: same address
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuMemHostGetFlags(unsigned int* pFlags, void* p) {
+  return api_call("cuMemHostGetFlags", [&]() -> Status {
+    if (pFlags == nullptr) return null_arg("cuMemHostGetFlags", "pFlags");
+    HostAllocations& table = host_allocations();
+    std::lock_guard<std::mutex> lock(table.mutex);
+    auto it = table.by_address.upper_bound(reinterpret_cast<uintptr_t>(p));
+    if (it == table.by_address.begin()) return error(Code::kInvalidValue, "cuMemHostGetFlags: not pinned memory");
+    --it;
+    if (!it->second.buffer->contains(reinterpret_cast<uint64_t>(p))) {
+      return error(Code::kInvalidValue, "cuMemHostGetFlags: not pinned memory");
+    }
+    *pFlags = it->second.flags | CU_MEMHOSTALLOC_DEVICEMAP;
+    return ok_status();
+  });
+}

@@ -1,0 +1,8 @@
+// The stream-ordered entry points under their default names (NULL = legacy stream).
+#include <cuda.h>
+
+namespace {
+constexpr bool kPerThreadDefault = false;
+}
+
+#include "cuda/driver/api_stream_ops.inc"

@@ -1,0 +1,43 @@
+// Shared helpers of the extern "C" entry points (api_*.cc): every entry point runs its
+// body through api_call, which maps the Status to a CUresult in one place and keeps C++
+// exceptions from crossing the C ABI.
+#pragma once
+
+#include <cuda.h>
+
+#include <new>
+
+#include "base/status.h"
+#include "cuda/driver/context.h"
+#include "cuda/driver/cu_result.h"
+#include "cuda/driver/handles.h"
+#include "fmt/format.h"
+
+namespace strata::cuda::driver {
+
+template <typename Body>
+CUresult api_call(const char* api, Body&& body) {
+  try {
+    return to_cu_result(api, body());
+  } catch (const std::bad_alloc&) {
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CUDA_ERROR_UNKNOWN;
+  }
+}
+
+inline Status null_arg(const char* api, const char* what) {
+  return error(Code::kInvalidValue, fmt::format("{}: {} is null", api, what));
+}
+
+// A live object of `table` whose context is usable (sticky errors reported).
+template <typename T>
+StatusOr<std::shared_ptr<T>> live(HandleTable<T>& table, const void* handle, const char* what) {
+  std::shared_ptr<T> object = table.find(handle);
+  if (!object) {
+    return error(Code::kInvalidHandle, fmt::format("{} {} is not live", what, fmt::ptr(handle)));
+  }
+  return object;
+}
+
+}  // namespace strata::cuda::driver

@@ -1,0 +1,198 @@
+#include "cuda/driver/context.h"
+
+#include <algorithm>
+
+#include "base/log.h"
+#include "cuda/driver/cu_result.h"
+#include "cuda/driver/device.h"
+#include "cuda/driver/error_strings.h"
+#include "cuda/driver/module.h"
+#include "cuda/driver/stream.h"
+#include "fmt/format.h"
+
+namespace strata::cuda::driver {
+namespace {
+
+thread_local std::vector<std::shared_ptr<Context>> t_context_stack;
+
+// Per-thread default streams, keyed by context.
+thread_local std::vector<std::pair<std::weak_ptr<Context>, std::shared_ptr<Stream>>>
+    t_per_thread_streams;
+
+}  // namespace
+
+StatusOr<std::shared_ptr<Context>> Context::create(Device* device, unsigned int flags,
+                                                   bool primary) {
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::Context> hal_context, device->hal().create_context());
+  std::shared_ptr<Context> context(new Context(device, std::move(hal_context), flags, primary));
+  ASSIGN_OR_RETURN(context->legacy_stream_,
+                   Stream::create(context.get(), Stream::Kind::kLegacy, 0));
+  return context;
+}
+
+Context::~Context() {
+  legacy_stream_.reset();  // its destructor deregisters from this context
+}
+
+void Context::mark_destroyed() { destroyed_ = true; }
+
+Status Context::check() {
+  if (destroyed_) {
+    return error(to_code(CUDA_ERROR_CONTEXT_IS_DESTROYED), "the context has been destroyed");
+  }
+  Status status = hal_->status();
+  if (!status.ok()) log_fault_once(status);
+  return status;
+}
+
+void Context::log_fault_once(const Status& status) {
+  if (fault_logged_.exchange(true)) return;
+  std::string where;
+  if (auto fault = hal_->fault(); fault.has_value()) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& weak : modules_) {
+      if (auto module = weak.lock()) {
+        where = module->describe_pc(fault->kernel_name, fault->pc);
+        if (!where.empty()) break;
+      }
+    }
+  }
+  STRATA_LOG_ERROR("device fault in context {} (device {}): {}{}; the context is unusable "
+                   "(sticky error {}), destroy or reset it", fmt::ptr(this), device_->ordinal(),
+                   status.message(), where.empty() ? "" : " at " + where,
+                   error_name(to_cu_result(status.code())));
+}
+
+StatusOr<std::shared_ptr<Stream>> Context::per_thread_stream() {
+  for (auto it = t_per_thread_streams.begin(); it != t_per_thread_streams.end();) {
+    std::shared_ptr<Context> owner = it->first.lock();
+    if (!owner || owner->destroyed_) {
+      it = t_per_thread_streams.erase(it);
+      continue;
+    }
+    if (owner.get() == this) return it->second;
+    ++it;
+  }
+  ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream, Stream::create(this, Stream::Kind::kPerThread, 0));
+  t_per_thread_streams.emplace_back(weak_from_this(), stream);
+  return stream;
+}
+
+void Context::add_stream(Stream* stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  streams_.push_back(stream);
+}
+
+void Context::remove_stream(Stream* stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  streams_.erase(std::remove(streams_.begin(), streams_.end(), stream), streams_.end());
+}
+
+std::vector<Stream*> Context::blocking_streams(const Stream* except) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Stream*> out;
+  for (Stream* s : streams_) {
+    if (s != except && s->blocking()) out.push_back(s);
+  }
+  return out;
+}
+
+Status Context::synchronize() {
+  std::vector<Stream*> all;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    all = streams_;
+  }
+  Status first;
+  for (Stream* s : all) {
+    Status st = s->synchronize();
+    if (first.ok() && !st.ok()) first = st;
+  }
+  if (!first.ok()) return first;
+  return check();
+}
+
+StatusOr<uint64_t> Context::allocate_device(uint64_t size) {
+  if (size == 0) return error(Code::kInvalidValue, "cuMemAlloc: size is 0");
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer, hal_->allocator().allocate_device(size));
+  uint64_t va = buffer->va();
+  std::lock_guard<std::mutex> lock(mutex_);
+  allocations_[va] = std::move(buffer);
+  return va;
+}
+
+Status Context::free_device(uint64_t va) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (allocations_.find(va) == allocations_.end()) {
+      return error(Code::kInvalidValue,
+                   fmt::format("cuMemFree: {:#x} is not an allocation of this context", va));
+    }
+  }
+  Status sync = synchronize();
+  std::shared_ptr<hal::Buffer> dead;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = allocations_.find(va);
+    if (it != allocations_.end()) {
+      dead = std::move(it->second);
+      allocations_.erase(it);
+    }
+  }
+  return sync;
+}
+
+void Context::add_module(const std::shared_ptr<Module>& module) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  modules_.push_back(module);
+}
+
+void Context::remove_module(const Module* module) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  modules_.erase(std::remove_if(modules_.begin(), modules_.end(),
+                                [module](const std::weak_ptr<Module>& w) {
+                                  auto m = w.lock();
+                                  return !m || m.get() == module;
+                                }),
+                 modules_.end());
+}
+
+std::shared_ptr<Context> current_context() {
+  return t_context_stack.empty() ? nullptr : t_context_stack.back();
+}
+
+void set_current_context(std::shared_ptr<Context> context) {
+  if (!context) {
+    if (!t_context_stack.empty()) t_context_stack.pop_back();
+    return;
+  }
+  if (t_context_stack.empty()) {
+    t_context_stack.push_back(std::move(context));
+  } else {
+    t_context_stack.back() = std::move(context);
+  }
+}
+
+void push_current_context(std::shared_ptr<Context> context) {
+  t_context_stack.push_back(std::move(context));
+}
+
+std::shared_ptr<Context> pop_current_context() {
+  if (t_context_stack.empty()) return nullptr;
+  std::shared_ptr<Context> top = std::move(t_context_stack.back());
+  t_context_stack.pop_back();
+  return top;
+}
+
+void forget_current_context(const Context* context) {
+  std::erase_if(t_context_stack, [context](const auto& c) { return c.get() == context; });
+}
+
+StatusOr<std::shared_ptr<Context>> checked_current_context() {
+  std::shared_ptr<Context> context = current_context();
+  if (!context) return error(Code::kInvalidContext, "no CUDA context is current to this thread");
+  RETURN_IF_ERROR(context->check());
+  return context;
+}
+
+}  // namespace strata::cuda::driver

@@ -1,0 +1,88 @@
+#include "cuda/driver/event.h"
+
+#include <cstring>
+
+#include "cuda/driver/context.h"
+#include "cuda/driver/device.h"
+#include "cuda/driver/stream.h"
+#include "fmt/format.h"
+
+namespace strata::cuda::driver {
+
+StatusOr<std::shared_ptr<Event>> Event::create(Context& context, unsigned int flags) {
+  constexpr unsigned int kKnown =
+      CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+  if ((flags & ~kKnown) != 0) {
+    return error(Code::kInvalidValue, fmt::format("cuEventCreate: unknown flags {:#x}", flags));
+  }
+  if ((flags & CU_EVENT_INTERPROCESS) != 0 && (flags & CU_EVENT_DISABLE_TIMING) == 0) {
+    return error(Code::kInvalidValue,
+                 "cuEventCreate: CU_EVENT_INTERPROCESS requires CU_EVENT_DISABLE_TIMING");
+  }
+  std::shared_ptr<Event> event(new Event(context.shared_from_this(), flags));
+  ASSIGN_OR_RETURN(event->semaphore_, context.device().hal().create_semaphore(0));
+  if ((flags & CU_EVENT_DISABLE_TIMING) == 0) {
+    ASSIGN_OR_RETURN(event->timestamp_, context.hal().allocator().allocate_host(8));
+  }
+  return event;
+}
+
+Status Event::record(Stream& stream) {
+  if (&stream.context() != context_.get()) {
+    return error(Code::kInvalidHandle, "cuEventRecord: the stream and the event belong to "
+                                       "different contexts");
+  }
+  std::shared_ptr<hal::CommandBuffer> cb;
+  if (timestamp_) {
+    ASSIGN_OR_RETURN(cb, context_->hal().create_command_buffer());
+    RETURN_IF_ERROR(cb->write_timestamp(timestamp_->va()));
+    RETURN_IF_ERROR(cb->finalize());
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  hal::SemaphoreValue signal{semaphore_, value_ + 1};
+  RETURN_IF_ERROR(stream.submit(cb, {}, std::span<const hal::SemaphoreValue>(&signal, 1)));
+  ++value_;
+  return ok_status();
+}
+
+hal::SemaphoreValue Event::recorded() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {semaphore_, value_};
+}
+
+Status Event::synchronize() {
+  hal::SemaphoreValue r = recorded();
+  if (r.value == 0) return ok_status();
+  return r.semaphore->wait(r.value);
+}
+
+Status Event::query() {
+  hal::SemaphoreValue r = recorded();
+  if (r.value == 0) return ok_status();
+  ASSIGN_OR_RETURN(uint64_t done, r.semaphore->query());
+  if (done < r.value) return error(Code::kNotReady, "event has not completed");
+  return ok_status();
+}
+
+StatusOr<uint64_t> Event::timestamp() {
+  if (!timestamp_) {
+    return error(Code::kInvalidHandle, "cuEventElapsedTime: event created with "
+                                       "CU_EVENT_DISABLE_TIMING");
+  }
+  if (recorded().value == 0) {
+    return error(Code::kInvalidHandle, "cuEventElapsedTime: event has not been recorded");
+  }
+  RETURN_IF_ERROR(query());
+  uint64_t ns;
+  std::memcpy(&ns, timestamp_->host_ptr(), sizeof(ns));
+  return ns;
+}
+
+StatusOr<float> Event::elapsed_ms(Event& start, Event& end) {
+  ASSIGN_OR_RETURN(uint64_t t0, start.timestamp());
+  ASSIGN_OR_RETURN(uint64_t t1, end.timestamp());
+  double ms = (static_cast<double>(t1) - static_cast<double>(t0)) / 1e6;
+  return static_cast<float>(ms);
+}
+
+}  // namespace strata::cuda::driver

@@ -1,0 +1,53 @@
+// Event: a CUevent. Recording queues a device timestamp (unless
+// CU_EVENT_DISABLE_TIMING) and a signal of the event's timeline semaphore on a stream;
+// queries and waits look at the value of the latest record. An event never recorded is
+// complete. Elapsed time comes from the device clock. Thread-safe.
+#pragma once
+
+#include <cuda.h>
+
+#include <memory>
+#include <mutex>
+
+#include "base/status.h"
+#include "hal/buffer.h"
+#include "hal/semaphore.h"
+
+namespace strata::cuda::driver {
+
+class Context;
+class Stream;
+
+class Event {
+ public:
+  static StatusOr<std::shared_ptr<Event>> create(Context& context, unsigned int flags);
+
+  CUevent handle() { return reinterpret_cast<CUevent>(this); }
+  Context& context() const { return *context_; }
+  unsigned int flags() const { return flags_; }
+
+  Status record(Stream& stream);
+  Status synchronize();
+  // OK when the latest record completed (or there is none), kNotReady otherwise.
+  Status query();
+  // The latest record, as something a stream can wait for (value 0: none).
+  hal::SemaphoreValue recorded();
+
+  // cuEventElapsedTime: ms between two completed records. kInvalidHandle if either was
+  // never recorded or has timing disabled, kNotReady if either is still pending.
+  static StatusOr<float> elapsed_ms(Event& start, Event& end);
+
+ private:
+  Event(std::shared_ptr<Context> context, unsigned int flags)
+      : context_(std::move(context)), flags_(flags) {}
+  StatusOr<uint64_t> timestamp();
+
+  std::shared_ptr<Context> context_;
+  unsigned int flags_;
+  std::shared_ptr<hal::Semaphore> semaphore_;
+  std::shared_ptr<hal::Buffer> timestamp_;  // 8 bytes of host-pinned memory
+  std::mutex mutex_;
+  uint64_t value_ = 0;
+};
+
+}  // namespace strata::cuda::driver

@@ -1,0 +1,36 @@
+#include "cuda/driver/launch.h"
+
+#include "cuda/driver/context.h"
+#include "cuda/driver/device.h"
+#include "cuda/driver/module.h"
+#include "cuda/driver/stream.h"
+#include "fmt/format.h"
+
+namespace strata::cuda::driver {
+
+Status launch_kernel(Function& function, const LaunchShape& shape, Stream& stream,
+                     void** kernel_params, void** extra) {
+  Module& module = function.module();
+  Context& ctx = module.context();
+  if (&stream.context() != &ctx) {
+    return error(Code::kInvalidHandle, "cuLaunchKernel: the stream belongs to another context "
+                                       "than the function");
+  }
+  const sxbin::KernelDesc& desc = function.desc();
+  RETURN_IF_ERROR(validate_launch(desc, ctx.device().arch(), shape, function.max_dynamic_shared()));
+  ASSIGN_OR_RETURN(std::vector<uint8_t> params, pack_params(desc, kernel_params, extra));
+  if (params.size() > hal::kMaxParamBytes) {
+    return error(Code::kInvalidValue, fmt::format("cuLaunchKernel '{}': {} bytes of parameters "
+                                                  "exceed {}", desc.name, params.size(),
+                                                  hal::kMaxParamBytes));
+  }
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> cb, ctx.hal().create_command_buffer());
+  RETURN_IF_ERROR(cb->dispatch(module.executable(), function.index(),
+                               {shape.grid.x, shape.grid.y, shape.grid.z},
+                               {shape.block.x, shape.block.y, shape.block.z},
+                               shape.dynamic_shared_bytes, params, module.banks()));
+  RETURN_IF_ERROR(cb->finalize());
+  return stream.submit(std::move(cb));
+}
+
+}  // namespace strata::cuda::driver

@@ -1,0 +1,168 @@
+#include "cuda/driver/module.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cuda/driver/context.h"
+#include "fmt/format.h"
+
+namespace strata::cuda::driver {
+namespace {
+
+void put_u64(std::vector<uint8_t>& bytes, uint64_t offset, uint64_t value) {
+  std::memcpy(bytes.data() + offset, &value, sizeof(value));
+}
+
+}  // namespace
+
+const sxbin::KernelDesc& Function::desc() const { return module_->binary().kernels[index_]; }
+
+StatusOr<std::shared_ptr<Module>> Module::load(Context& context, sxbin::Binary binary,
+                                               std::string name) {
+  std::shared_ptr<Module> module(new Module(context.shared_from_this(), std::move(binary)));
+  RETURN_IF_ERROR(module->place(std::move(name)));
+  return module;
+}
+
+Module::~Module() = default;
+
+Status Module::place(std::string name) {
+  hal::Allocator& allocator = context_->hal().allocator();
+
+  // 1. Code.
+  hal::ExecutableSpec spec;
+  spec.name = name;
+  spec.code = binary_.code;
+  for (const sxbin::KernelDesc& k : binary_.kernels) {
+    hal::KernelInfo info;
+    info.name = k.name;
+    info.code_offset = k.code_offset;
+    info.code_size = k.code_size;
+    info.regs_per_thread = std::max<uint32_t>(1, k.regs_per_thread);
+    info.static_shared_bytes = k.shared_bytes;
+    info.local_bytes_per_thread = k.local_bytes;
+    info.num_barriers = std::clamp<uint32_t>(k.num_barriers, 1, 16);
+    spec.kernels.push_back(std::move(info));
+  }
+  ASSIGN_OR_RETURN(executable_, context_->hal().load_executable(spec));
+
+  // 2. Addresses: global variables get their own allocations, const variables live in
+  //    the bank-2 block, functions at their code address.
+  uint64_t bank2_va = 0;
+  if (binary_.const_bank_size > 0) {
+    ASSIGN_OR_RETURN(auto block, allocator.allocate_device(binary_.const_bank_size));
+    bank2_va = block->va();
+    buffers_.push_back(std::move(block));
+  }
+  std::map<std::string, uint64_t, std::less<>> symbol_va;
+  for (const sxbin::GlobalVar& g : binary_.globals) {
+    if (g.space == sxbin::VarSpace::kConst) {
+      globals_[g.name] = {bank2_va + g.const_offset, g.size};
+    } else {
+      ASSIGN_OR_RETURN(auto buffer, allocator.allocate_device(std::max<uint64_t>(g.size, 1),
+                                                              std::max<uint64_t>(g.align, 256)));
+      globals_[g.name] = {buffer->va(), g.size};
+      buffers_.push_back(std::move(buffer));
+    }
+    symbol_va[g.name] = globals_[g.name].va;
+  }
+  for (const sxbin::KernelDesc& k : binary_.kernels) {
+    symbol_va[k.name] = executable_->code_va() + k.code_offset;
+  }
+  auto resolve = [&](const std::string& symbol) -> StatusOr<uint64_t> {
+    auto it = symbol_va.find(symbol);
+    if (it == symbol_va.end()) {
+      return error(Code::kInvalidImage,
+                   fmt::format("module '{}': reference to unknown symbol '{}'", name, symbol));
+    }
+    return it->second;
+  };
+
+  // 3. Initial contents with relocations applied.
+  std::vector<uint8_t> bank2(binary_.const_bank_size, 0);
+  std::copy(binary_.const_init.begin(), binary_.const_init.end(), bank2.begin());
+  for (const sxbin::GlobalVar& g : binary_.globals) {
+    std::vector<uint8_t> image;
+    uint64_t base = 0;
+    std::vector<uint8_t>* target = &bank2;
+    if (g.space == sxbin::VarSpace::kGlobal) {
+      image.assign(g.size, 0);
+      std::copy(g.init.begin(), g.init.end(), image.begin());
+      target = &image;
+    } else {
+      base = g.const_offset;
+    }
+    for (const sxbin::Reloc& r : g.init_relocs) {
+      ASSIGN_OR_RETURN(uint64_t va, resolve(r.symbol));
+      if (r.offset + 8 > g.size || base + r.offset + 8 > target->size()) {
+        return error(Code::kInvalidImage, fmt::format("module '{}': relocation at {} outside "
+                                                      "variable '{}'", name, r.offset, g.name));
+      }
+      put_u64(*target, base + r.offset, va + static_cast<uint64_t>(r.addend));
+    }
+    if (g.space == sxbin::VarSpace::kGlobal && !image.empty()) {
+      RETURN_IF_ERROR(allocator.write(globals_[g.name].va, image.data(), image.size()));
+    }
+  }
+  if (!bank2.empty()) {
+    RETURN_IF_ERROR(allocator.write(bank2_va, bank2.data(), bank2.size()));
+    banks_.push_back({sxbin::kConstVarBank, bank2_va, static_cast<uint32_t>(bank2.size())});
+  }
+
+  // 4. The symbol address table, bank 1.
+  if (!binary_.symbol_table.empty()) {
+    std::vector<uint8_t> table(8 * binary_.symbol_table.size());
+    for (size_t i = 0; i < binary_.symbol_table.size(); ++i) {
+      ASSIGN_OR_RETURN(uint64_t va, resolve(binary_.symbol_table[i]));
+      put_u64(table, 8 * i, va);
+    }
+    ASSIGN_OR_RETURN(auto buffer, allocator.allocate_device(table.size()));
+    RETURN_IF_ERROR(allocator.write(buffer->va(), table.data(), table.size()));
+    banks_.push_back({sxbin::kSymbolBank, buffer->va(), static_cast<uint32_t>(table.size())});
+    buffers_.push_back(std::move(buffer));
+  }
+
+  for (size_t i = 0; i < binary_.kernels.size(); ++i) {
+    functions_.push_back(std::make_shared<Function>(this, static_cast<int>(i)));
+  }
+  return ok_status();
+}
+
+StatusOr<std::shared_ptr<Function>> Module::function(std::string_view name) const {
+  for (const auto& f : functions_) {
+    if (f->desc().name == name) return f;
+  }
+  return error(Code::kNotFound, fmt::format("module has no kernel named '{}'", name));
+}
+
+StatusOr<Module::Global> Module::global(std::string_view name) const {
+  auto it = globals_.find(name);
+  if (it == globals_.end()) {
+    return error(Code::kNotFound, fmt::format("module has no global variable named '{}'", name));
+  }
+  return it->second;
+}
+
+std::string Module::describe_pc(std::string_view kernel, uint32_t pc) const {
+  const sxbin::KernelDesc* k = binary_.find_kernel(kernel);
+  if (k == nullptr || k->lines.empty()) return "";
+  const sxbin::LineEntry* row = nullptr;
+  for (const sxbin::LineEntry& e : k->lines) {
+    if (e.inst_index > pc) break;
+    row = &e;
+  }
+  if (row == nullptr || row->ptx_line == 0) return "";
+  std::string out = fmt::format("{} line {}", k->ptx_source.empty() ? "PTX" : k->ptx_source,
+                                row->ptx_line);
+  if (row->file != 0) {
+    for (const sxbin::SourceFile& f : binary_.source_files) {
+      if (f.index == row->file) {
+        out += fmt::format(" ({}:{})", f.path, row->line);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace strata::cuda::driver

@@ -1,0 +1,92 @@
+// Module and Function: a Strata binary loaded into one context per the constant-bank
+// ABI of compiler/sxbin/sxbin.h: code uploaded as a HAL Executable, .global variables
+// allocated and initialised (with address relocations), the .const block bound as
+// bank 2 and the symbol address table as bank 1.
+// Functions are owned by their module and die with it. Thread-safe after load.
+#pragma once
+
+#include <cuda.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "compiler/sxbin/sxbin.h"
+#include "hal/buffer.h"
+#include "hal/command_buffer.h"
+#include "hal/executable.h"
+
+namespace strata::cuda::driver {
+
+class Context;
+class Module;
+
+class Function {
+ public:
+  Function(Module* module, int index) : module_(module), index_(index) {}
+  CUfunction handle() { return reinterpret_cast<CUfunction>(this); }
+  Module& module() const { return *module_; }
+  int index() const { return index_; }  // kernel index in the executable
+  const sxbin::KernelDesc& desc() const;
+
+  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (0: the default limit).
+  uint32_t max_dynamic_shared() const { return max_dynamic_shared_.load(); }
+  void set_max_dynamic_shared(uint32_t bytes) { max_dynamic_shared_.store(bytes); }
+  int preferred_carveout() const { return carveout_.load(); }
+  void set_preferred_carveout(int percent) { carveout_.store(percent); }
+
+ private:
+  Module* module_;
+  int index_;
+  std::atomic<uint32_t> max_dynamic_shared_{0};
+  std::atomic<int> carveout_{-1};
+};
+
+class Module {
+ public:
+  // Loads `binary` into `context`. Errors: kInvalidImage (relocation to an unknown
+  // symbol, executable rejected), kOutOfMemory.
+  static StatusOr<std::shared_ptr<Module>> load(Context& context, sxbin::Binary binary,
+                                                std::string name);
+  ~Module();
+
+  CUmodule handle() { return reinterpret_cast<CUmodule>(this); }
+  Context& context() const { return *context_; }
+  const sxbin::Binary& binary() const { return binary_; }
+  const std::shared_ptr<hal::Executable>& executable() const { return executable_; }
+  // Constant banks 1 and 2 as bound to every dispatch of this module's kernels.
+  const std::vector<hal::ConstBankBinding>& banks() const { return banks_; }
+
+  // kNotFound if the module has no kernel `name`.
+  StatusOr<std::shared_ptr<Function>> function(std::string_view name) const;
+  const std::vector<std::shared_ptr<Function>>& functions() const { return functions_; }
+
+  struct Global {
+    uint64_t va = 0;
+    uint64_t size = 0;
+  };
+  // kNotFound if the module has no global/const variable `name`.
+  StatusOr<Global> global(std::string_view name) const;
+
+  // "kernel 'k' PTX line 12 (file.cu:34)" for an instruction index of one of this
+  // module's kernels; empty if the kernel is not in this module or has no line table.
+  std::string describe_pc(std::string_view kernel, uint32_t pc) const;
+
+ private:
+  Module(std::shared_ptr<Context> context, sxbin::Binary binary)
+      : context_(std::move(context)), binary_(std::move(binary)) {}
+  Status place(std::string name);
+
+  std::shared_ptr<Context> context_;
+  sxbin::Binary binary_;
+  std::shared_ptr<hal::Executable> executable_;
+  std::vector<std::shared_ptr<hal::Buffer>> buffers_;
+  std::map<std::string, Global, std::less<>> globals_;
+  std::vector<hal::ConstBankBinding> banks_;
+  std::vector<std::shared_ptr<Function>> functions_;
+};
+
+}  // namespace strata::cuda::driver

@@ -1,0 +1,102 @@
+#include "cuda/driver/stream.h"
+
+#include "cuda/driver/context.h"
+#include "cuda/driver/device.h"
+#include "cuda/driver/handles.h"
+#include "fmt/format.h"
+
+namespace strata::cuda::driver {
+
+StatusOr<std::shared_ptr<Stream>> Stream::create(Context* context, Kind kind, unsigned int flags) {
+  std::shared_ptr<Stream> stream(new Stream(context, kind, flags));
+  if (kind != Kind::kLegacy) stream->owner_ = context->shared_from_this();
+  auto queue = context->hal().create_queue();
+  if (!queue.ok()) {
+    if (queue.status().code() != Code::kOutOfMemory || !context->legacy_stream()) {
+      return queue.status();
+    }
+    // No free hardware channel: share the legacy stream's. Sharing only serialises;
+    // every cross-stream wait targets work submitted earlier, so it cannot deadlock.
+    stream->queue_ = context->legacy_stream()->queue_;
+  } else {
+    stream->queue_ = std::move(queue).value();
+  }
+  ASSIGN_OR_RETURN(stream->timeline_, context->device().hal().create_semaphore(0));
+  context->add_stream(stream.get());
+  return stream;
+}
+
+Stream::~Stream() { context_->remove_stream(this); }
+
+bool Stream::blocking() const {
+  return kind_ != Kind::kLegacy && (flags_ & CU_STREAM_NON_BLOCKING) == 0;
+}
+
+hal::SemaphoreValue Stream::tail() const { return {timeline_, value_.load()}; }
+
+Status Stream::submit(std::shared_ptr<hal::CommandBuffer> command_buffer,
+                      std::span<const hal::SemaphoreValue> waits,
+                      std::span<const hal::SemaphoreValue> signals,
+                      std::shared_ptr<void> keep_alive) {
+  std::vector<hal::SemaphoreValue> all_waits(waits.begin(), waits.end());
+  // The legacy stream's implicit synchronisation.
+  if (kind_ == Kind::kLegacy) {
+    for (Stream* other : context_->blocking_streams(this)) {
+      hal::SemaphoreValue t = other->tail();
+      if (t.value > 0) all_waits.push_back(std::move(t));
+    }
+  } else if (blocking()) {
+    hal::SemaphoreValue t = context_->legacy_stream()->tail();
+    if (t.value > 0) all_waits.push_back(std::move(t));
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint64_t next = value_.load() + 1;
+  std::vector<hal::SemaphoreValue> all_signals(signals.begin(), signals.end());
+  all_signals.push_back({timeline_, next});
+  RETURN_IF_ERROR(queue_->submit(command_buffer, all_waits, all_signals));
+  value_.store(next);
+  if (keep_alive) retained_.emplace_back(next, std::move(keep_alive));
+  if (!retained_.empty()) {
+    auto done = timeline_->query();
+    if (done.ok()) reap_locked(*done);
+  }
+  return ok_status();
+}
+
+void Stream::reap_locked(uint64_t completed) {
+  while (!retained_.empty() && retained_.front().first <= completed) retained_.pop_front();
+}
+
+Status Stream::synchronize() {
+  uint64_t target = value_.load();
+  if (target > 0) RETURN_IF_ERROR(timeline_->wait(target));
+  std::lock_guard<std::mutex> lock(mutex_);
+  reap_locked(target);
+  return ok_status();
+}
+
+Status Stream::query() {
+  uint64_t target = value_.load();
+  if (target == 0) return ok_status();
+  ASSIGN_OR_RETURN(uint64_t done, timeline_->query());
+  if (done < target) return error(Code::kNotReady, "stream has pending work");
+  return ok_status();
+}
+
+StatusOr<std::shared_ptr<Stream>> resolve_stream(Context& context, CUstream handle,
+                                                 bool per_thread_default) {
+  if (handle == CU_STREAM_LEGACY || (handle == nullptr && !per_thread_default)) {
+    return context.legacy_stream();
+  }
+  if (handle == CU_STREAM_PER_THREAD || handle == nullptr) return context.per_thread_stream();
+  std::shared_ptr<Stream> stream = handles().streams.find(handle);
+  if (!stream) return error(Code::kInvalidHandle, fmt::format("stream {} is not a live stream",
+                                                             fmt::ptr(handle)));
+  if (&stream->context() != &context) {
+    return error(Code::kInvalidHandle,
+                 fmt::format("stream {} belongs to another context", fmt::ptr(handle)));
+  }
+  return stream;
+}
+
+}  // namespace strata::cuda::driver

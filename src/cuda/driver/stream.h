@@ -1,0 +1,81 @@
+// Stream: an ordered sequence of GPU work (CUstream) on a HAL queue, tracked by a
+// timeline semaphore the queue signals after each submission.
+//
+// Kinds: kUser (cuStreamCreate), kLegacy (the NULL stream: it waits for all prior work
+// in the context's blocking streams, and blocking streams wait for it), kPerThread (the
+// per-thread default stream, an ordinary blocking stream per thread and context).
+// CU_STREAM_NON_BLOCKING streams do not synchronise with the legacy stream.
+// Submissions return once queued. Thread-safe.
+#pragma once
+
+#include <cuda.h>
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <vector>
+
+#include "base/status.h"
+#include "hal/queue.h"
+#include "hal/semaphore.h"
+
+namespace strata::cuda::driver {
+
+class Context;
+
+class Stream {
+ public:
+  enum class Kind { kUser, kLegacy, kPerThread };
+
+  static StatusOr<std::shared_ptr<Stream>> create(Context* context, Kind kind,
+                                                  unsigned int flags);
+  ~Stream();
+
+  CUstream handle() { return reinterpret_cast<CUstream>(this); }
+  Context& context() const { return *context_; }
+  Kind kind() const { return kind_; }
+  unsigned int flags() const { return flags_; }
+  // Synchronises with the legacy stream (user and per-thread streams without
+  // CU_STREAM_NON_BLOCKING).
+  bool blocking() const;
+
+  // Queues `command_buffer` (may be null: a pure barrier) after the stream's prior work
+  // and any implicit legacy-stream dependencies, plus `waits`; signals the stream's
+  // timeline and `signals`. `keep_alive` is released once the submission completes.
+  Status submit(std::shared_ptr<hal::CommandBuffer> command_buffer,
+                std::span<const hal::SemaphoreValue> waits = {},
+                std::span<const hal::SemaphoreValue> signals = {},
+                std::shared_ptr<void> keep_alive = nullptr);
+
+  // The point all work queued so far reaches (value 0: nothing queued yet).
+  hal::SemaphoreValue tail() const;
+
+  Status synchronize();
+  // OK when all work is done, kNotReady when some is pending, or the failure.
+  Status query();
+
+ private:
+  Stream(Context* context, Kind kind, unsigned int flags) : context_(context), kind_(kind), flags_(flags) {}
+  void reap_locked(uint64_t completed);
+
+  Context* context_;
+  std::shared_ptr<Context> owner_;  // keeps non-legacy streams' context alive
+  Kind kind_;
+  unsigned int flags_;
+  std::shared_ptr<hal::Queue> queue_;
+  std::shared_ptr<hal::Semaphore> timeline_;
+  std::atomic<uint64_t> value_{0};
+  std::mutex mutex_;  // orders submissions with timeline values
+  std::deque<std::pair<uint64_t, std::shared_ptr<void>>> retained_;
+};
+
+// Resolves a CUstream argument: NULL means the legacy stream, or the per-thread stream
+// for the _ptsz/_ptds entry points (`per_thread_default`); CU_STREAM_LEGACY and
+// CU_STREAM_PER_THREAD are honoured. Other handles must be live streams of `context`
+// (kInvalidHandle otherwise). The result stays valid while the caller holds it.
+StatusOr<std::shared_ptr<Stream>> resolve_stream(Context& context, CUstream handle,
+                                                 bool per_thread_default);
+
+}  // namespace strata::cuda::driver

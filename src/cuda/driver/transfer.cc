@@ -1,0 +1,80 @@
+#include "cuda/driver/transfer.h"
+
+#include <cstring>
+
+#include "cuda/driver/context.h"
+#include "cuda/driver/stream.h"
+#include "fmt/format.h"
+
+namespace strata::cuda::driver {
+namespace {
+
+// Waits for everything the stream's next operation would be ordered after.
+Status drain(Stream& stream) {
+  if (stream.kind() == Stream::Kind::kLegacy) return stream.context().synchronize();
+  RETURN_IF_ERROR(stream.synchronize());
+  if (stream.blocking()) RETURN_IF_ERROR(stream.context().legacy_stream()->synchronize());
+  return ok_status();
+}
+
+Status submit_one(Stream& stream, bool async,
+                  const std::function<Status(hal::CommandBuffer&)>& record) {
+  Context& ctx = stream.context();
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> cb, ctx.hal().create_command_buffer());
+  RETURN_IF_ERROR(record(*cb));
+  RETURN_IF_ERROR(cb->finalize());
+  RETURN_IF_ERROR(stream.submit(std::move(cb)));
+  return async ? ok_status() : stream.synchronize();
+}
+
+}  // namespace
+
+Status copy_memory(Stream& stream, uint64_t dst, uint64_t src, uint64_t bytes, bool async) {
+  if (bytes == 0) return ok_status();
+  if (dst == 0 || src == 0) return error(Code::kInvalidValue, "cuMemcpy: null pointer");
+  hal::Allocator& allocator = stream.context().hal().allocator();
+  auto dst_buffer = allocator.find(dst);
+  auto src_buffer = allocator.find(src);
+  if (dst_buffer.ok() && src_buffer.ok()) {
+    if (dst - (*dst_buffer)->va() + bytes > (*dst_buffer)->size() ||
+        src - (*src_buffer)->va() + bytes > (*src_buffer)->size()) {
+      return error(Code::kInvalidValue,
+                   fmt::format("cuMemcpy: {} bytes from {:#x} to {:#x} run past the end of the "
+                               "allocation", bytes, src, dst));
+    }
+    return submit_one(stream, async,
+                      [&](hal::CommandBuffer& cb) { return cb.copy(src, dst, bytes); });
+  }
+  // Pageable host memory on at least one side: staged synchronously.
+  RETURN_IF_ERROR(drain(stream));
+  auto* dst_ptr = reinterpret_cast<void*>(dst);
+  auto* src_ptr = reinterpret_cast<const void*>(src);
+  if (!dst_buffer.ok() && !src_buffer.ok()) {
+    std::memmove(dst_ptr, src_ptr, bytes);
+    return ok_status();
+  }
+  if (dst_buffer.ok()) return allocator.write(dst, src_ptr, bytes);
+  return allocator.read(src, dst_ptr, bytes);
+}
+
+Status fill_memory(Stream& stream, uint64_t dst, uint64_t count, uint32_t value,
+                   uint32_t elem_size, bool async) {
+  if (dst % elem_size != 0) {
+    return error(Code::kInvalidValue, fmt::format("cuMemsetD{}: {:#x} is not {}-byte aligned",
+                                                  elem_size * 8, dst, elem_size));
+  }
+  if (count == 0) return ok_status();
+  uint64_t bytes = count * elem_size;
+  hal::Allocator& allocator = stream.context().hal().allocator();
+  auto buffer = allocator.find(dst);
+  if (!buffer.ok() || dst - (*buffer)->va() + bytes > (*buffer)->size()) {
+    return error(Code::kInvalidValue,
+                 fmt::format("cuMemsetD{}: [{:#x}, +{}) is not inside one allocation",
+                             elem_size * 8, dst, bytes));
+  }
+  return submit_one(stream, async, [&](hal::CommandBuffer& cb) {
+    return cb.fill(dst, bytes, value, elem_size);
+  });
+}
+
+}  // namespace strata::cuda::driver

@@ -1,0 +1,154 @@
+// The strata backend's Queue: one KMD channel. A submission is [acquire per wait] +
+// the command buffer's packets + [release per signal], followed by the KMD's fence.
+// Submitted command buffers and semaphores stay referenced until their fence passes.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <mutex>
+
+#include "base/log.h"
+#include "hal/backends/strata/strata_backend.h"
+#include "hw/contract/packets.h"
+
+namespace strata::hal::strata_backend {
+namespace {
+
+class StrataQueue final : public Queue {
+ public:
+  StrataQueue(std::shared_ptr<ContextState> state, std::weak_ptr<Context> context,
+              kmd::ChannelId channel, uint32_t hw_channel)
+      : state_(std::move(state)), context_(std::move(context)), channel_(channel), hw_(hw_channel) {}
+  ~StrataQueue() override {
+    kmd::KmdChannelDestroy d{channel_};
+    (void)kmd::kmd_ioctl(kmd(), kmd::kIoctlChannelDestroy, &d);
+  }
+
+  int channel() const override { return static_cast<int>(hw_); }
+
+ private:
+  struct InFlight {
+    uint64_t fence;
+    std::shared_ptr<CommandBuffer> cb;
+    std::vector<SemaphoreValue> semaphores;
+  };
+
+  kmd::KmdHandle kmd() const { return state_->device->kmd(); }
+
+  Status context_status() {
+    auto context = context_.lock();
+    return context ? context->status() : ok_status();
+  }
+
+  static void fail_all(std::span<const SemaphoreValue> signal, const Status& status) {
+    for (const SemaphoreValue& v : signal) v.semaphore->fail(status);
+  }
+
+  void emit_sem(hw::PacketOp op, const SemaphoreValue& v) {
+    const size_t at = dwords_.size();
+    dwords_.resize(at + 1 + sizeof(hw::SemPacket) / 4);
+    dwords_[at] = hw::PacketHeader::make(op, sizeof(hw::SemPacket) / 4).raw;
+    const hw::SemPacket p{semaphore_va(*v.semaphore), v.value};
+    std::memcpy(&dwords_[at + 1], &p, sizeof(p));
+  }
+
+  Status do_submit(const std::shared_ptr<CommandBuffer>& cb, std::span<const SemaphoreValue> wait,
+                   std::span<const SemaphoreValue> signal) override {
+    if (cb != nullptr && command_buffer_context(*cb) != state_.get()) {
+      return error(Code::kInvalidValue, "submit: command buffer belongs to another context or backend");
+    }
+    for (const auto* list : {&wait, &signal}) {
+      for (const SemaphoreValue& v : *list) {
+        if (semaphore_va(*v.semaphore) == 0) {
+          return error(Code::kInvalidValue, "submit: semaphore belongs to another backend");
+        }
+      }
+    }
+    if (Status s = context_status(); !s.ok()) {
+      fail_all(signal, s);
+      return s;
+    }
+    for (const SemaphoreValue& v : wait) {
+      if (Status s = v.semaphore->failure_status(); !s.ok()) {
+        fail_all(signal, s);
+        return s;
+      }
+    }
+    std::lock_guard lock(mu_);
+    reclaim_locked();
+    dwords_.clear();
+    for (const SemaphoreValue& v : wait) emit_sem(hw::PacketOp::kSemAcquire, v);
+    if (cb != nullptr) {
+      const auto& body = command_buffer_dwords(*cb);
+      dwords_.insert(dwords_.end(), body.begin(), body.end());
+    }
+    for (const SemaphoreValue& v : signal) emit_sem(hw::PacketOp::kSemRelease, v);
+    kmd::KmdSubmit s{channel_, static_cast<uint32_t>(dwords_.size()), dwords_.data(), 0};
+    Status status = kmd::kmd_ioctl(kmd(), kmd::kIoctlSubmit, &s);
+    if (!status.ok()) {
+      Status rich = context_status();
+      if (!rich.ok()) status = rich;
+      fail_all(signal, status);
+      return status;
+    }
+    for (const SemaphoreValue& v : signal) semaphore_add_pending(*v.semaphore, context_, channel_, s.fence);
+    InFlight f{s.fence, cb, {}};
+    f.semaphores.assign(wait.begin(), wait.end());
+    f.semaphores.insert(f.semaphores.end(), signal.begin(), signal.end());
+    in_flight_.push_back(std::move(f));
+    last_fence_ = s.fence;
+    return ok_status();
+  }
+
+  // Drops references held by completed submissions. Requires mu_.
+  void reclaim_locked() {
+    while (!in_flight_.empty()) {
+      kmd::KmdFenceWait w{channel_, 0, in_flight_.front().fence, 0};
+      if (!kmd::kmd_ioctl(kmd(), kmd::kIoctlFenceWait, &w).ok()) return;
+      in_flight_.pop_front();
+    }
+  }
+
+  Status do_wait_idle(std::chrono::nanoseconds timeout) override {
+    uint64_t fence;
+    {
+      std::lock_guard lock(mu_);
+      fence = last_fence_;
+    }
+    if (fence == 0) return context_status();
+    const uint64_t ns = timeout == kInfiniteTimeout ? UINT64_MAX : static_cast<uint64_t>(timeout.count());
+    kmd::KmdFenceWait w{channel_, 0, fence, ns};
+    Status s = kmd::kmd_ioctl(kmd(), kmd::kIoctlFenceWait, &w);
+    if (!s.ok() && s.code() != Code::kNotReady) {
+      Status rich = context_status();
+      return rich.ok() ? s : rich;
+    }
+    if (s.ok()) {
+      std::lock_guard lock(mu_);
+      reclaim_locked();
+    }
+    return s;
+  }
+
+  std::shared_ptr<ContextState> state_;
+  std::weak_ptr<Context> context_;
+  kmd::ChannelId channel_;
+  uint32_t hw_;
+  std::mutex mu_;
+  std::vector<uint32_t> dwords_;
+  std::deque<InFlight> in_flight_;
+  uint64_t last_fence_ = 0;
+};
+
+}  // namespace
+
+StatusOr<std::shared_ptr<Queue>> create_queue(std::shared_ptr<ContextState> state,
+                                              std::weak_ptr<Context> context) {
+  kmd::KmdChannelCreate c{state->id, 0, 0, 0};
+  RETURN_IF_ERROR(kmd::kmd_ioctl(state->device->kmd(), kmd::kIoctlChannelCreate, &c));
+  return std::shared_ptr<Queue>(std::make_shared<StrataQueue>(std::move(state), std::move(context),
+                                                              c.channel, c.hw_channel));
+}
+
+}  // namespace strata::hal::strata_backend

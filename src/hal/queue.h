@@ -1,0 +1,49 @@
+// Queue: one hardware channel of a Context. Submissions execute in order.
+//
+// submit(cb, wait, signal): the GPU waits until every `wait` semaphore reaches its
+// value, runs the command buffer (may be null: a pure wait/signal barrier), then
+// signals every `signal` semaphore to its value. Returns once the work is queued;
+// execution is asynchronous. The queue keeps `cb` and the semaphores alive until the
+// submission completes.
+// Errors: kInvalidValue for a non-finalized buffer, a buffer of another context, a null
+// semaphore or a zero value; the context's fault Status after a device fault (and the
+// `signal` semaphores are failed with it); a wait semaphore that has already failed
+// fails the `signal` semaphores with its Status and returns it.
+// Thread-safe.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <span>
+
+#include "base/status.h"
+#include "hal/command_buffer.h"
+#include "hal/semaphore.h"
+
+namespace strata::hal {
+
+class Queue {
+ public:
+  virtual ~Queue() = default;
+  Queue(const Queue&) = delete;
+  Queue& operator=(const Queue&) = delete;
+
+  Status submit(const std::shared_ptr<CommandBuffer>& command_buffer,
+                std::span<const SemaphoreValue> wait, std::span<const SemaphoreValue> signal);
+
+  // Blocks until everything submitted so far has completed (OK), the context faulted
+  // (its Status) or `timeout` passed (kNotReady).
+  Status wait_idle(std::chrono::nanoseconds timeout = kInfiniteTimeout);
+
+  // The hardware channel number (diagnostics; -1 where the backend has none).
+  virtual int channel() const = 0;
+
+ protected:
+  Queue() = default;
+  virtual Status do_submit(const std::shared_ptr<CommandBuffer>& command_buffer,
+                           std::span<const SemaphoreValue> wait,
+                           std::span<const SemaphoreValue> signal) = 0;
+  virtual Status do_wait_idle(std::chrono::nanoseconds timeout) = 0;
+};
+
+}  // namespace strata::hal

@@ -1,0 +1,127 @@
+#include "hw/sim/packet_exec.h"
+
+#include <atomic>
+#include <cstring>
+
+#include "hw/sim/copy_engine.h"
+
+namespace strata::hw::sim {
+namespace {
+
+template <typename T>
+bool read_payload(const uint32_t* payload, uint32_t dwords, T* out) {
+  static_assert(sizeof(T) % 4 == 0);
+  if (dwords != sizeof(T) / 4) return false;
+  std::memcpy(out, payload, sizeof(T));
+  return true;
+}
+
+// Host pointer to the aligned u64 at `va`, or a fault.
+PacketOutcome map_u64(const PacketContext& ctx, uint64_t va, bool write, uint64_t** out) {
+  if (va % 8 != 0) return PacketOutcome::fault_at(ctx.channel, FaultKind::kMisaligned, va);
+  Translation t;
+  if (!ctx.walker->walk(va, &t)) {
+    return PacketOutcome::fault_at(ctx.channel, FaultKind::kUnmapped, va);
+  }
+  if (write && !t.writable) {
+    return PacketOutcome::fault_at(ctx.channel, FaultKind::kWriteProtect, va);
+  }
+  *out = reinterpret_cast<uint64_t*>(t.host_page + (va - t.page_va));
+  return PacketOutcome::done();
+}
+
+PacketOutcome from_dma(const PacketContext& ctx, const DmaResult& r) {
+  if (r.ok()) return PacketOutcome::done();
+  return PacketOutcome::fault_at(ctx.channel, r.fault, r.address);
+}
+
+}  // namespace
+
+std::shared_ptr<const Program> ProgramCache::find(uint32_t asid, uint64_t va, uint64_t size) const {
+  auto it = programs_.find({asid, va, size});
+  return it == programs_.end() ? nullptr : it->second;
+}
+
+void ProgramCache::insert(uint32_t asid, uint64_t va, uint64_t size,
+                          std::shared_ptr<const Program> program) {
+  programs_[{asid, va, size}] = std::move(program);
+}
+
+void ProgramCache::invalidate(uint64_t va, uint64_t size) {
+  const uint64_t end = va + size < va ? UINT64_MAX : va + size;
+  for (auto it = programs_.begin(); it != programs_.end();) {
+    const uint64_t code_va = std::get<1>(it->first);
+    const uint64_t code_end = code_va + std::get<2>(it->first);
+    if (code_va < end && va < code_end) {
+      it = programs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32_t* payload,
+                             uint32_t dwords) {
+  const auto bad = [&] { return PacketOutcome::fault_at(ctx.channel, FaultKind::kBadPacket, 0); };
+  switch (op) {
+    case PacketOp::kNop:
+      return PacketOutcome::done();  // any payload: padding
+    case PacketOp::kLaunch: {
+      LaunchPacket p;
+      if (!read_payload(payload, dwords, &p)) return bad();
+      return execute_launch(ctx, p);
+    }
+    case PacketOp::kCopy: {
+      CopyPacket p;
+      if (!read_payload(payload, dwords, &p)) return bad();
+      PacketOutcome o = from_dma(ctx, dma_copy(*ctx.walker, p.dst_va, p.src_va, p.bytes));
+      if (o.kind == PacketOutcome::kDone) ctx.clock->advance(copy_duration_ns(*ctx.config, p.bytes));
+      return o;
+    }
+    case PacketOp::kFill: {
+      FillPacket p;
+      if (!read_payload(payload, dwords, &p)) return bad();
+      if (p.elem_size != 1 && p.elem_size != 2 && p.elem_size != 4) return bad();
+      PacketOutcome o =
+          from_dma(ctx, dma_fill(*ctx.walker, p.dst_va, p.bytes, p.value, p.elem_size));
+      if (o.kind == PacketOutcome::kDone) ctx.clock->advance(fill_duration_ns(*ctx.config, p.bytes));
+      return o;
+    }
+    case PacketOp::kSemRelease: {
+      SemPacket p;
+      if (!read_payload(payload, dwords, &p)) return bad();
+      uint64_t* sem = nullptr;
+      PacketOutcome o = map_u64(ctx, p.va, /*write=*/true, &sem);
+      if (o.kind != PacketOutcome::kDone) return o;
+      std::atomic_ref<uint64_t>(*sem).store(p.value, std::memory_order_release);
+      return o;
+    }
+    case PacketOp::kSemAcquire: {
+      SemPacket p;
+      if (!read_payload(payload, dwords, &p)) return bad();
+      uint64_t* sem = nullptr;
+      PacketOutcome o = map_u64(ctx, p.va, /*write=*/false, &sem);
+      if (o.kind != PacketOutcome::kDone) return o;
+      if (std::atomic_ref<uint64_t>(*sem).load(std::memory_order_acquire) >= p.value) return o;
+      return PacketOutcome::blocked();
+    }
+    case PacketOp::kTimestamp: {
+      TimestampPacket p;
+      if (!read_payload(payload, dwords, &p)) return bad();
+      uint64_t* slot = nullptr;
+      PacketOutcome o = map_u64(ctx, p.va, /*write=*/true, &slot);
+      if (o.kind != PacketOutcome::kDone) return o;
+      std::atomic_ref<uint64_t>(*slot).store(ctx.clock->now_ns(), std::memory_order_release);
+      return o;
+    }
+    case PacketOp::kIcacheInvalidate: {
+      RangePacket p;
+      if (!read_payload(payload, dwords, &p)) return bad();
+      ctx.programs->invalidate(p.va, p.size);
+      return PacketOutcome::done();
+    }
+  }
+  return bad();
+}
+
+}  // namespace strata::hw::sim

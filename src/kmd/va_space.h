@@ -1,0 +1,47 @@
+// ProcessVaSpace: the host address ranges the KMD reserves in this process so that GPU
+// addresses never collide with host pointers (unified addressing).
+//
+// - The GPU VA range: 1 TiB reserved with mmap(PROT_NONE, MAP_NORESERVE), 1 GiB
+//   aligned. Device allocations of every device and context get VAs from it; the host
+//   can never have memory there, so a device pointer is never a valid host pointer.
+// - The shared- and local-memory windows: 16 MiB each, 16 MiB aligned, also reserved,
+//   so no host or device pointer falls inside them (generic addressing decides the
+//   space by window).
+// Created on first use; lives until process exit. Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+
+#include "base/status.h"
+#include "kmd/range_allocator.h"
+
+namespace strata::kmd {
+
+inline constexpr uint64_t kGpuVaRangeBytes = 1ull << 40;
+inline constexpr uint64_t kWindowBytes = 16ull << 20;
+
+class ProcessVaSpace {
+ public:
+  // kOutOfMemory if the host refuses the reservation.
+  static StatusOr<ProcessVaSpace*> get();
+
+  StatusOr<uint64_t> allocate(uint64_t size, uint64_t alignment);
+  Status free(uint64_t va);
+  bool contains(uint64_t va) const { return va >= base_ && va - base_ < kGpuVaRangeBytes; }
+
+  uint64_t base() const { return base_; }
+  uint64_t size() const { return kGpuVaRangeBytes; }
+  uint64_t shared_window() const { return shared_window_; }
+  uint64_t local_window() const { return local_window_; }
+
+ private:
+  ProcessVaSpace(uint64_t base, uint64_t shared_window, uint64_t local_window);
+  uint64_t base_;
+  uint64_t shared_window_;
+  uint64_t local_window_;
+  std::mutex mu_;
+  RangeAllocator allocator_;
+};
+
+}  // namespace strata::kmd

@@ -63,7 +63,7 @@ StatusOr<std::vector<uint8_t>> compile_ptx(const std::vector<PtxSource>& sources
       if (program.functions.at(fn.name) != &fn) continue;
       ASSIGN_OR_RETURN(ir::LoweredKernel k, ir::lower_kernel(program, fn, &symbols));
       RETURN_IF_ERROR(optimise(k.function, options));
-      ASSIGN_OR_RETURN(sx::CodegenResult cg, sx::generate(std::move(k.function), symbols));
+      ASSIGN_OR_RETURN(sx::CodegenResult cg, sx::generate(std::move(k.function), symbols, k.info.local_bytes));
       for (const isa::Inst& inst : cg.code) {
         Status v = isa::validate(inst);
         if (!v.ok())
@@ -76,7 +76,7 @@ StatusOr<std::vector<uint8_t>> compile_ptx(const std::vector<PtxSource>& sources
       d.code_size = static_cast<uint32_t>(bytes.size());
       d.regs_per_thread = cg.regs_used;
       d.shared_bytes = k.info.shared_bytes;
-      d.local_bytes = k.info.local_bytes;
+      d.local_bytes = cg.local_bytes;
       d.param_bytes = k.info.param_bytes;
       for (size_t i = 0; i < k.info.params.size(); ++i)
         d.params.push_back({k.info.params[i].first, k.info.params[i].second, k.info.param_aligns[i]});
@@ -96,7 +96,11 @@ StatusOr<std::vector<uint8_t>> compile_ptx(const std::vector<PtxSource>& sources
     g.size = v.size;
     g.align = v.align;
     g.const_offset = v.const_offset;
-    if (v.decl->has_init) RETURN_IF_ERROR(ir::global_init(program, v, &g.init));
+    if (v.decl->has_init) {
+      std::vector<ir::InitReloc> relocs;
+      RETURN_IF_ERROR(ir::global_init(program, v, &g.init, &relocs));
+      for (auto& r : relocs) g.init_relocs.push_back({r.offset, std::move(r.symbol), r.addend});
+    }
     while (!g.init.empty() && g.init.back() == 0) g.init.pop_back();
     bin.globals.push_back(std::move(g));
   }

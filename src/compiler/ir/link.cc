@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <map>
 
 #include "compiler/ir/lower.h"
 #include "compiler/ir/ptx_types.h"
@@ -15,8 +16,29 @@ Status invalid(const ptx::Module& m, const ptx::SourceLoc& loc, const std::strin
   return error(Code::kInvalidPtx, loc_string(m.source_name, loc) + ": " + msg);
 }
 
-// Writes the flattened initializer of `d` into `out` (little endian).
-Status write_init(const ptx::Module& m, const ptx::VarDecl& d, std::vector<uint8_t>* out) {
+// The address a symbol initializer element stands for: a global or const variable
+// (whose global and generic addresses coincide) plus an offset.
+StatusOr<InitReloc> address_reloc(const ptx::Module& m, const ptx::VarDecl& d,
+                                     const std::map<std::string, ModuleVar>& vars, const ptx::SymbolOperand& s,
+                                     uint64_t at) {
+  auto it = vars.find(s.name);
+  if (it == vars.end()) {
+    return error(Code::kNotSupported, loc_string(m.source_name, d.loc) + ": initializer of '" + d.name +
+                                          "' takes the address of '" + s.name +
+                                          "', which is not a global or const variable (not supported yet)");
+  }
+  if (it->second.space != "global" && it->second.space != "const")
+    return error(Code::kNotSupported, loc_string(m.source_name, d.loc) + ": initializer of '" + d.name +
+                                          "' takes the address of ." + it->second.space + " variable '" + s.name +
+                                          "' (not supported)");
+  return InitReloc{at, s.name, s.offset};
+}
+
+// Writes the flattened initializer of `d` into `out` (little endian); address elements
+// become relocations in `relocs` (their bytes stay zero). An address fills a 64-bit
+// element, or eight consecutive byte elements 0xFF(sym), 0xFF00(sym), ... in order.
+Status write_init(const ptx::Module& m, const ptx::VarDecl& d, const std::map<std::string, ModuleVar>& vars,
+                  std::vector<uint8_t>* out, std::vector<InitReloc>* relocs) {
   int elem = ptx_type_bytes(d.type);
   uint64_t size = var_size(d);
   if (d.init.size() * static_cast<uint64_t>(elem) > size)
@@ -36,10 +58,28 @@ Status write_init(const ptx::Module& m, const ptx::VarDecl& d, std::vector<uint8
         std::memcpy(&b32, &fv, 4);
         bits = b32;
       }
-    } else {
-      return error(Code::kNotSupported,
-                   loc_string(m.source_name, d.loc) + ": address initializers of '" + d.name +
-                       "' are not supported yet");
+    } else if (auto* sym = std::get_if<ptx::SymbolOperand>(&d.init[i])) {
+      uint64_t at = i * static_cast<uint64_t>(elem);
+      if (elem == 8 && sym->mask == 0) {
+        ASSIGN_OR_RETURN(InitReloc r, address_reloc(m, d, vars, *sym, at));
+        relocs->push_back(std::move(r));
+        continue;
+      }
+      // Byte-mask form: eight byte elements holding the address's bytes in order.
+      bool bytes = elem == 1 && sym->mask == 0xff && i + 8 <= d.init.size();
+      for (size_t k = 1; bytes && k < 8; ++k) {
+        auto* next = std::get_if<ptx::SymbolOperand>(&d.init[i + k]);
+        bytes = next && next->name == sym->name && next->offset == sym->offset && next->generic == sym->generic &&
+                next->mask == (uint64_t{0xff} << (8 * k));
+      }
+      if (!bytes)
+        return error(Code::kNotSupported, loc_string(m.source_name, d.loc) + ": initializer of '" + d.name +
+                                              "' stores part of the address of '" + sym->name +
+                                              "' (only whole 64-bit addresses are supported)");
+      ASSIGN_OR_RETURN(InitReloc r, address_reloc(m, d, vars, *sym, at));
+      relocs->push_back(std::move(r));
+      i += 7;
+      continue;
     }
     for (int k = 0; k < elem; ++k) (*out)[i * elem + k] = static_cast<uint8_t>(bits >> (8 * k));
   }
@@ -128,16 +168,18 @@ StatusOr<LinkedProgram> link_modules(const std::vector<const ptx::Module*>& modu
     for (auto* mm : modules)
       if (mm->source_name == v.module) m = mm;
     std::vector<uint8_t> init;
-    RETURN_IF_ERROR(write_init(*m, *v.decl, &init));
+    std::vector<InitReloc> relocs;  // applied by the loader (GlobalVar::init_relocs)
+    RETURN_IF_ERROR(write_init(*m, *v.decl, p.vars, &init, &relocs));
     std::copy(init.begin(), init.end(), p.const_init.begin() + static_cast<ptrdiff_t>(v.const_offset));
   }
   while (!p.const_init.empty() && p.const_init.back() == 0) p.const_init.pop_back();
   return p;
 }
 
-Status global_init(const LinkedProgram& p, const ModuleVar& v, std::vector<uint8_t>* out) {
+Status global_init(const LinkedProgram& p, const ModuleVar& v, std::vector<uint8_t>* out,
+                   std::vector<InitReloc>* relocs) {
   for (auto* m : p.modules)
-    if (m->source_name == v.module) return write_init(*m, *v.decl, out);
+    if (m->source_name == v.module) return write_init(*m, *v.decl, p.vars, out, relocs);
   return ok_status();
 }
 

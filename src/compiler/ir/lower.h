@@ -69,6 +69,16 @@ StatusOr<LoweredKernel> lower_kernel(const LinkedProgram& program, const ptx::Fu
 }  // namespace strata::compiler::ir
 
 namespace strata::compiler::ir {
-// The initial contents of a module-scope global variable (little endian, full size).
-Status global_init(const LinkedProgram& program, const ModuleVar& var, std::vector<uint8_t>* out);
+// An address in an initializer: at byte `offset` of the variable, the 64-bit address of
+// variable `symbol` (global or const; its generic address is the same) plus `addend`.
+struct InitReloc {
+  uint64_t offset = 0;
+  std::string symbol;
+  int64_t addend = 0;
+};
+// The initial contents of a module-scope global variable (little endian, full size),
+// with the bytes of address elements left zero and described in `relocs` instead.
+// kNotSupported for addresses of other state spaces or partial (masked) addresses.
+Status global_init(const LinkedProgram& program, const ModuleVar& var, std::vector<uint8_t>* out,
+                   std::vector<InitReloc>* relocs);
 }  // namespace strata::compiler::ir

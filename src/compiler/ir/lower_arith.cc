@@ -161,7 +161,7 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
                                  "neg", "and", "or", "xor", "not", "shl", "shr", "popc", "clz",
                                  "bfind", "brev", "bfe", "bfi", "prmt", "cnot", "fma", "rcp",
                                  "sqrt", "rsqrt", "sin", "cos", "ex2", "lg2", "tanh", "testp",
-                                 "copysign"};
+                                 "copysign", "mul24", "mad24"};
   bool known = false;
   for (const char* k : kKnown) known |= op == k;
   if (!known) {
@@ -238,6 +238,34 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
     }
     return write(in.operands[0], v);
   }
+  if (op == "mul24" || op == "mad24") {
+    // d = bits [31:0] (.lo) or [47:16] (.hi) of the 48-bit product of a[23:0] and b[23:0]
+    // (sign-extended for .s32), plus c for mad24.
+    bool mad = op == "mad24";
+    RETURN_IF_ERROR(ops(mad ? 4 : 3));
+    if (t != DataType::U32 && t != DataType::S32) return invalid(in.loc, op + " takes .u32 or .s32");
+    if (has(in, "sat")) return unsupported(in.loc, op + ".sat is not supported yet");
+    bool hi = has(in, "hi");
+    if (!hi && !has(in, "lo")) return invalid(in.loc, op + " needs .lo or .hi");
+    int parts[2];
+    for (int k = 0; k < 2; ++k) {
+      ASSIGN_OR_RETURN(Operand x, read(in.operands[1 + k], t));
+      parts[k] = isa_op(Opcode::BFE, t, t, {x, Operand::immediate(0), Operand::immediate(24)});
+    }
+    int r;
+    if (hi) {
+      DataType wt = t == DataType::S32 ? DataType::S64 : DataType::U64;
+      int prod = isa_op(Opcode::IMULWIDE, t, wt, {Operand::val(parts[0]), Operand::val(parts[1])});
+      r = low32(isa_op(Opcode::SHR, DataType::U64, DataType::U64, {Operand::val(prod), Operand::immediate(16)}));
+    } else {
+      r = isa_op(Opcode::IMUL, DataType::U32, t, {Operand::val(parts[0]), Operand::val(parts[1])});
+    }
+    if (mad) {
+      ASSIGN_OR_RETURN(Operand c, read(in.operands[3], t));
+      r = isa_op(Opcode::IADD, DataType::U32, t, {Operand::val(r), c});
+    }
+    return write(in.operands[0], r);
+  }
   if (op == "mul" || op == "mad") {
     bool mad = op == "mad";
     RETURN_IF_ERROR(ops(mad ? 4 : 3));
@@ -276,7 +304,20 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
     ASSIGN_OR_RETURN(Operand base, read(in.operands[2], t));
     ASSIGN_OR_RETURN(Operand pos, read(in.operands[3], DataType::U32));
     ASSIGN_OR_RETURN(Operand len, read(in.operands[4], DataType::U32));
-    if (!len.is_imm()) return unsupported(in.loc, "bfi with a register length is not supported yet");
+    if (!len.is_imm()) {
+      // mask = ((1 << len) - 1) << pos (SHL by >= width gives 0, so len >= width gives
+      // all ones and pos >= width an empty mask); d = base ^ ((base ^ (a << pos)) & mask).
+      Operand p8 = pos.is_imm() ? Operand::immediate(pos.imm & 0xff)
+                                : Operand::val(isa_op(Opcode::AND, DataType::U32, DataType::U32, {pos, Operand::immediate(0xff)}));
+      int l8 = isa_op(Opcode::AND, DataType::U32, DataType::U32, {len, Operand::immediate(0xff)});
+      int ones = isa_op(Opcode::SHL, t, t, {Operand::immediate(1), Operand::val(l8)});
+      int low = isa_op(Opcode::ISUB, t, t, {Operand::val(ones), Operand::immediate(1)});
+      int mask = isa_op(Opcode::SHL, t, t, {Operand::val(low), p8});
+      int shifted = isa_op(Opcode::SHL, t, t, {a, p8});
+      int diff = isa_op(Opcode::XOR, t, t, {base, Operand::val(shifted)});
+      int sel = isa_op(Opcode::AND, t, t, {Operand::val(diff), Operand::val(mask)});
+      return write(in.operands[0], isa_op(Opcode::XOR, t, t, {base, Operand::val(sel)}));
+    }
     uint64_t imm = len.imm & 0xff;
     Operand posop = pos;
     if (pos.is_imm()) {

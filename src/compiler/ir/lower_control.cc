@@ -156,6 +156,8 @@ Status Lowerer::lower_warp(const ptx::Instruction& in, bool* handled) {
     else return invalid(in.loc, "vote needs .all, .any, .uni or .ballot");
     ASSIGN_OR_RETURN(int p, read_pred(in.operands[1]));
     ASSIGN_OR_RETURN(Operand mask, read(in.operands[2], DataType::U32));
+    // VOTE does not wait for the member threads: converge them first.
+    isa_op(Opcode::WARPSYNC, DataType::kNone, DataType::kNone, {mask});
     Inst i;
     i.op = Op::kIsa;
     i.isa_op = Opcode::VOTE;
@@ -184,7 +186,9 @@ Status Lowerer::lower_warp(const ptx::Instruction& in, bool* handled) {
     ASSIGN_OR_RETURN(Operand b, read(in.operands[s + 1], DataType::U32));
     ASSIGN_OR_RETURN(Operand c, read(in.operands[s + 2], DataType::U32));
     ASSIGN_OR_RETURN(Operand mask, read(in.operands[s + 3], DataType::U32));
-    (void)mask;  // the ISA's SHFL synchronises the active threads; mask is advisory
+    // SHFL exchanges among the threads executing it together and does not wait: the
+    // WARPSYNC converges the member threads first, as shfl.sync requires.
+    isa_op(Opcode::WARPSYNC, DataType::kNone, DataType::kNone, {mask});
     Inst i;
     i.op = Op::kIsa;
     i.isa_op = Opcode::SHFL;

@@ -48,6 +48,14 @@ void mem_order(const ptx::Instruction& in, isa::MemSem* sem, isa::MemScope* scop
   }
 }
 
+// The IR type of a loaded scalar of PTX type `t` (elements of `bytes` <= 8): 1/2-byte
+// loads arrive extended to 32 bits by the type's signedness, so the 32-bit value
+// carries that signedness and a write into a 64-bit register extends it the same way.
+DataType loaded_type(DataType t, int bytes) {
+  if (bytes == 8) return DataType::U64;
+  return isa::type_is_signed(t) ? DataType::S32 : DataType::U32;
+}
+
 DataType mem_type(int bytes, bool is_signed) {
   switch (bytes) {
     case 1: return is_signed ? DataType::S8 : DataType::U8;
@@ -179,7 +187,7 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
         i.mod = 0;
         i.imm = sv->offset + static_cast<uint64_t>(off);
         i.srcs = {Operand::immediate(0)};
-        i.defs = {f_.new_value(elem == 8 ? DataType::U64 : DataType::U32)};
+        i.defs = {f_.new_value(loaded_type(t, elem))};
         if (elem > 8) return unsupported(in.loc, "16-byte parameter loads are not supported yet");
         RETURN_IF_ERROR(write(elems[k], emit(std::move(i))));
       } else {
@@ -194,7 +202,26 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
           ssa_.write(key, cur_, v);
           frame().param_offsets[a->base].insert(off);
         } else {
-          RETURN_IF_ERROR(write(elems[k], ssa_.read(key, cur_, vt)));
+          int v = ssa_.read(key, cur_, vt);
+          if (elem < 4) {
+            // The stored register may hold bits above the parameter's width.
+            Inst cv;
+            cv.op = Op::kIsa;
+            cv.isa_op = Opcode::CVT;
+            cv.type = loaded_type(t, elem);
+            cv.type2 = mem_type(elem, isa::type_is_signed(t));
+            cv.srcs = {Operand::val(v)};
+            cv.defs = {f_.new_value(cv.type)};
+            v = emit(std::move(cv));
+          } else if (elem == 4 && f_.type_of(v) != loaded_type(t, elem)) {
+            int c = f_.new_value(loaded_type(t, elem));
+            Inst cp;
+            cp.op = Op::kCopy;
+            cp.defs = {c};
+            cp.srcs = {Operand::val(v)};
+            v = emit(std::move(cp));
+          }
+          RETURN_IF_ERROR(write(elems[k], v));
         }
       }
     }
@@ -210,7 +237,7 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
   MemSpace space = acc.is_const_bank ? MemSpace::CONST : acc.space;
   ASSIGN_OR_RETURN(MemAddr addr, mem_address(*this, in, mem, space, acc.is_const_bank));
   DataType wt = mem_type(total, isa::type_is_signed(t) && vec == 1);
-  DataType vt = total == 8 ? DataType::U64 : total == 16 ? DataType::B128 : DataType::U32;
+  DataType vt = total == 16 ? DataType::B128 : vec == 1 ? loaded_type(t, total) : total == 8 ? DataType::U64 : DataType::U32;
   if (is_ld) {
     Inst i;
     i.op = Op::kIsa;

@@ -73,6 +73,12 @@ class Emitter {
 };
 
 bool Emitter::is_wide_slot(const ir::Inst& i, char slot) const {
+  if (isa::op_info(i.isa_op).flags & isa::kMemory) {
+    // Addresses: 64-bit for global/generic, 32-bit offsets for shared/local/const.
+    if (slot == 'a')
+      return i.isa_op != Opcode::LDC && (i.space == isa::MemSpace::GLOBAL || i.space == isa::MemSpace::GENERIC);
+    return isa::type_bits(i.type) == 64;
+  }
   if (i.isa_op == Opcode::IMADWIDE && slot == 'c') return true;
   if (i.isa_op == Opcode::IMADWIDE || i.isa_op == Opcode::IMULWIDE) return false;
   if ((i.isa_op == Opcode::SHL || i.isa_op == Opcode::SHR) && slot == 'b') return false;
@@ -410,12 +416,12 @@ std::vector<Region> find_regions(const ir::Function& f) {
 
 }  // namespace
 
-StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols) {
+StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes) {
   CodegenResult out;
   auto regions = find_regions(f);  // on the SSA CFG (phi elimination keeps the CFG)
   eliminate_phis(f);
   uint32_t used = 0;
-  ASSIGN_OR_RETURN(auto reg, allocate_registers(f, &used));
+  ASSIGN_OR_RETURN(auto reg, allocate_registers(f, local_bytes, &used, &out.local_bytes));
   Emitter e(f, reg, symbols);
   RETURN_IF_ERROR(e.run(regions, &out));
   // Registers the code touches (allocation plus any scratch used for legalisation).

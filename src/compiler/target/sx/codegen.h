@@ -35,9 +35,11 @@ struct CodegenResult {
   uint32_t regs_used = 0;                 // highest GPR index + 1
   std::vector<sxbin::LineEntry> lines;    // instruction index -> PTX line / .loc
   int convergence_regions = 0;            // BSSY/BSYNC pairs emitted
+  uint32_t local_bytes = 0;               // local memory per thread, spill slots included
 };
 
-// `symbols` maps kSymAddr symbols to c[1] entries (index in the vector).
-StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols);
+// `symbols` maps kSymAddr symbols to c[1] entries (index in the vector). `local_bytes`:
+// the kernel's own local memory per thread; register spill slots are placed after it.
+StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes);
 
 }  // namespace strata::compiler::sx

@@ -3,41 +3,17 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "compiler/target/sx/spill.h"
+
 namespace strata::compiler::sx {
 
 using ir::Op;
 
-void eliminate_phis(ir::Function& f) {
-  for (size_t b = 0; b < f.blocks.size(); ++b) {
-    auto& insts = f.blocks[b].insts;
-    std::vector<ir::Inst> phis;
-    while (!insts.empty() && insts.front().op == Op::kPhi) {
-      phis.push_back(insts.front());
-      insts.erase(insts.begin());
-    }
-    std::vector<ir::Inst> heads;
-    for (const ir::Inst& phi : phis) {
-      int t = f.new_value(f.type_of(phi.defs[0]));
-      const auto preds = f.blocks[b].preds;
-      for (size_t k = 0; k < preds.size(); ++k) {
-        ir::Inst c;
-        c.op = Op::kCopy;
-        c.defs = {t};
-        c.srcs = {phi.srcs[k]};
-        auto& pi = f.blocks[preds[k]].insts;
-        pi.insert(pi.end() - 1, c);
-      }
-      ir::Inst c;
-      c.op = Op::kCopy;
-      c.defs = phi.defs;
-      c.srcs = {ir::Operand::val(t)};
-      heads.push_back(c);
-    }
-    f.blocks[b].insts.insert(f.blocks[b].insts.begin(), heads.begin(), heads.end());
-  }
-}
+namespace {
 
-StatusOr<std::vector<int>> allocate_registers(const ir::Function& f, uint32_t* regs_used) {
+// Live intervals [start, end] over linear positions (two per instruction: uses at 2i,
+// definitions at 2i+1); end = -1 for values never touched.
+void live_intervals(const ir::Function& f, std::vector<int>* start_out, std::vector<int>* end_out) {
   size_t nv = f.values.size(), nb = f.blocks.size();
   // Linear positions: two per instruction (use at 2i, def at 2i+1).
   std::vector<int> block_start(nb), block_end(nb);
@@ -102,50 +78,121 @@ StatusOr<std::vector<int>> allocate_registers(const ir::Function& f, uint32_t* r
       p += 2;
     }
   }
+  *start_out = std::move(start);
+  *end_out = std::move(end);
+}
+
+// One linear-scan pass. On success `spill` is empty; otherwise it lists values to spill
+// (the assignment is then incomplete and must be recomputed after spilling).
+Status linear_scan(const ir::Function& f, const std::vector<bool>& unspillable, std::vector<int>* reg_out,
+                   std::vector<int>* spill, uint32_t* regs_used) {
+  std::vector<int> start, end;
+  live_intervals(f, &start, &end);
+  size_t nv = f.values.size();
   std::vector<int> order;
   for (size_t v = 0; v < nv; ++v)
     if (end[v] >= 0) order.push_back(static_cast<int>(v));
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return start[a] < start[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return start[a] < start[b]; });
   std::vector<int> reg(nv, -1);
-  std::vector<int> gpr_free_at(kFirstScratch, -1), pred_free_at(isa::kNumPreds, -1);
+  // Per register file: when each register becomes free, and which value holds it.
+  std::vector<int> gpr_free_at(kFirstScratch, -1), gpr_owner(kFirstScratch, -1);
+  std::vector<int> pred_free_at(isa::kNumPreds, -1), pred_owner(isa::kNumPreds, -1);
+  auto spillable = [&](int v) { return static_cast<size_t>(v) >= unspillable.size() || !unspillable[v]; };
+  // Copy hints: a value defined by a copy prefers its source's register (the copy then
+  // disappears at emission) when that register is free by then.
+  std::vector<int> hint(nv, -1);
+  for (const auto& b : f.blocks)
+    for (const auto& i : b.insts)
+      if (i.op == Op::kCopy && !i.srcs[0].is_imm() && i.defs[0] != ir::kNoValue && hint[i.defs[0]] < 0)
+        hint[i.defs[0]] = i.srcs[0].value;
   uint32_t used = 0;
   for (int v : order) {
     ir::RegClass c = ir::reg_class(f.type_of(v));
-    if (c == ir::RegClass::kPred) {
-      int chosen = -1;
-      for (int p = 0; p < isa::kNumPreds; ++p)
-        if (pred_free_at[p] < start[v]) {
-          chosen = p;
-          break;
-        }
-      if (chosen < 0)
-        return error(Code::kNotSupported,
-                     fmt::format("kernel '{}': more than {} predicates live at once (predicate spilling is not supported yet)",
-                                 f.name, isa::kNumPreds));
-      pred_free_at[chosen] = end[v];
-      reg[v] = chosen;
-      continue;
-    }
-    int n = ir::class_regs(c);
+    bool is_pred = c == ir::RegClass::kPred;
+    std::vector<int>& free_at = is_pred ? pred_free_at : gpr_free_at;
+    std::vector<int>& owner = is_pred ? pred_owner : gpr_owner;
+    int n = ir::class_regs(c), limit = static_cast<int>(free_at.size());
     int chosen = -1;
-    for (int r = 0; r + n <= kFirstScratch; r += n) {
+    if (int h = hint[v]; h >= 0 && reg[h] >= 0 && ir::reg_class(f.type_of(h)) == c) {
       bool ok = true;
-      for (int k = 0; k < n; ++k) ok &= gpr_free_at[r + k] < start[v];
-      if (ok) {
-        chosen = r;
-        break;
-      }
+      for (int k = 0; k < n; ++k) ok &= free_at[reg[h] + k] < start[v];
+      if (ok) chosen = reg[h];
     }
-    if (chosen < 0)
-      return error(Code::kNotSupported,
-                   fmt::format("kernel '{}': register pressure exceeds {} registers (spilling is not supported yet)",
-                               f.name, kFirstScratch));
-    for (int k = 0; k < n; ++k) gpr_free_at[chosen + k] = end[v];
+    for (int r = 0; r + n <= limit && chosen < 0; r += n) {
+      bool ok = true;
+      for (int k = 0; k < n; ++k) ok &= free_at[r + k] < start[v];
+      if (ok) chosen = r;
+    }
+    if (chosen < 0) {
+      // Evict the aligned block whose holders all stay live longest (furthest first
+      // end), unless `v` itself ends later: then `v` is the one spilled.
+      int best = -1, best_score = -1;
+      for (int r = 0; r + n <= limit; r += n) {
+        int score = INT32_MAX;
+        bool ok = true;
+        for (int k = 0; k < n && ok; ++k) {
+          if (free_at[r + k] < start[v]) continue;
+          int o = owner[r + k];
+          ok = spillable(o);
+          score = std::min(score, end[o]);
+        }
+        if (ok && score > best_score) {
+          best = r;
+          best_score = score;
+        }
+      }
+      if (spillable(v) && (best < 0 || end[v] >= best_score)) {
+        spill->push_back(v);
+        continue;
+      }
+      if (best < 0)
+        return error(Code::kNotSupported,
+                     fmt::format("kernel '{}': one instruction needs more than {} {} at once", f.name, limit,
+                                 is_pred ? "predicates" : "registers"));
+      for (int k = 0; k < n; ++k) {
+        if (free_at[best + k] < start[v]) continue;
+        int o = owner[best + k];
+        spill->push_back(o);
+        for (int j = 0; j < ir::class_regs(ir::reg_class(f.type_of(o))); ++j) {
+          free_at[reg[o] + j] = -1;
+          owner[reg[o] + j] = -1;
+        }
+        reg[o] = -1;
+      }
+      chosen = best;
+    }
+    for (int k = 0; k < n; ++k) {
+      free_at[chosen + k] = end[v];
+      owner[chosen + k] = v;
+    }
     reg[v] = chosen;
-    used = std::max<uint32_t>(used, static_cast<uint32_t>(chosen + n));
+    if (!is_pred) used = std::max<uint32_t>(used, static_cast<uint32_t>(chosen + n));
   }
   *regs_used = used;
-  return reg;
+  *reg_out = std::move(reg);
+  return ok_status();
+}
+
+}  // namespace
+
+StatusOr<std::vector<int>> allocate_registers(ir::Function& f, uint32_t local_bytes, uint32_t* regs_used,
+                                              uint32_t* local_bytes_out) {
+  SpillState state;
+  state.local_top = local_bytes;
+  // Each round spills at least one value that is not a spill temporary, and temporaries
+  // live for one instruction, so the rounds end; the bound guards against a bug.
+  for (int round = 0; round < 1000; ++round) {
+    std::vector<int> reg, spill;
+    RETURN_IF_ERROR(linear_scan(f, state.unspillable, &reg, &spill, regs_used));
+    if (spill.empty()) {
+      *local_bytes_out = state.local_top;
+      return reg;
+    }
+    std::sort(spill.begin(), spill.end());
+    spill.erase(std::unique(spill.begin(), spill.end()), spill.end());
+    spill_values(f, spill, &state);
+  }
+  return error(Code::kUnknown, fmt::format("internal compiler error: kernel '{}': register allocation does not converge", f.name));
 }
 
 }  // namespace strata::compiler::sx

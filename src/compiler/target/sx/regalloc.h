@@ -1,4 +1,4 @@
-// Phi elimination, liveness and linear-scan register allocation (see codegen.h).
+// Liveness and linear-scan register allocation (see codegen.h).
 #pragma once
 
 #include <vector>
@@ -10,11 +10,15 @@ namespace strata::compiler::sx {
 
 inline constexpr int kFirstScratch = 244;  // R244..R253 are reserved for legalisation
 
-// Replaces phis by copies (the function leaves SSA form).
-void eliminate_phis(ir::Function& f);
-
-// Assigns value -> register (GPR base index, or predicate index for Pred values).
-// Values never used or defined get -1. kNotSupported when registers run out.
-StatusOr<std::vector<int>> allocate_registers(const ir::Function& f, uint32_t* regs_used);
+// Assigns value -> register (GPR base index, or predicate index for Pred values) by
+// linear scan over live intervals (the function must be out of SSA: out_of_ssa.h; a
+// value defined by a copy prefers its source's register). When registers or predicates run out it spills
+// (spill.h): the values whose intervals reach furthest go to local memory slots placed
+// from byte `local_bytes` on (predicates go to GPR values first), rewriting `f`, and
+// allocates again. Values never used or defined get -1. `*regs_used` = highest GPR + 1;
+// `*local_bytes_out` = local memory per thread including the spill slots. Fails only if
+// a single instruction needs more registers than exist.
+StatusOr<std::vector<int>> allocate_registers(ir::Function& f, uint32_t local_bytes, uint32_t* regs_used,
+                                              uint32_t* local_bytes_out);
 
 }  // namespace strata::compiler::sx

@@ -1,0 +1,48 @@
+#include "exec_harness.h"
+
+#include <cstring>
+
+#include "compiler/compiler.h"
+#include "isa/disasm.h"
+#include "isa/encode.h"
+
+namespace strata::compiler::testing {
+
+Status PtxExec::compile(const std::string& ptx, int opt_level) {
+  CompileOptions opts;
+  opts.opt_level = opt_level;
+  opts.verify_each_pass = true;
+  ASSIGN_OR_RETURN(std::vector<uint8_t> image, compile_ptx({{"test.ptx", ptx}}, opts));
+  ASSIGN_OR_RETURN(bin_, sxbin::read_sxbin(image));
+  return ok_status();
+}
+
+StatusOr<hw::sim::FaultRecord> PtxExec::run(const std::string& name, Dim grid, Dim block,
+                                            const std::vector<uint64_t>& params) {
+  const sxbin::KernelDesc* k = bin_.find_kernel(name);
+  if (!k) return error(Code::kNotFound, "no kernel " + name);
+  if (params.size() != k->params.size()) return error(Code::kInvalidValue, "wrong parameter count");
+  std::vector<uint32_t> words((k->param_bytes + 3) / 4 + 1, 0);
+  for (size_t i = 0; i < params.size(); ++i) {
+    const sxbin::ParamDesc& p = k->params[i];
+    if (p.size > 8) return error(Code::kInvalidValue, "parameter wider than 8 bytes");
+    std::memcpy(reinterpret_cast<uint8_t*>(words.data()) + p.offset, &params[i], p.size);
+  }
+  std::vector<uint8_t> code(bin_.code.begin() + static_cast<std::ptrdiff_t>(k->code_offset),
+                            bin_.code.begin() + static_cast<std::ptrdiff_t>(k->code_offset + k->code_size));
+  hw::sim::testing::LaunchOptions opts;
+  opts.regs = k->regs_per_thread;
+  opts.local_bytes = k->local_bytes;
+  opts.shared_bytes = k->shared_bytes;
+  return h_.launch_raw(code, grid, block, words, opts);
+}
+
+std::string PtxExec::disassembly(const std::string& name) const {
+  const sxbin::KernelDesc* k = bin_.find_kernel(name);
+  if (!k) return "no kernel " + name;
+  auto code = isa::decode_program(std::span<const uint8_t>(bin_.code.data() + k->code_offset, k->code_size));
+  if (!code.ok()) return code.status().to_string();
+  return isa::disassemble_program(*code, /*with_control=*/false);
+}
+
+}  // namespace strata::compiler::testing

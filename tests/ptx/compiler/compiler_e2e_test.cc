@@ -166,6 +166,22 @@ TEST(CompilerE2E, ErrorsCarryLineAndColumn) {
   EXPECT_EQ(r.status().code(), Code::kNotSupported) << r.status().to_string();
 }
 
+// printf is lowered by nvcc to a call of the external vprintf: not supported, and the
+// message says so in the user's terms.
+TEST(CompilerE2E, PrintfIsNamedWhenUnsupported) {
+  std::string src = std::string(kHeader) +
+                    ".extern .func (.param .b32 r) vprintf(.param .b64 fmt, .param .b64 args);\n"
+                    ".visible .entry k()\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+                    "mov.u64 %rd1, 0;\n{\n.param .b64 p0;\nst.param.b64 [p0], %rd1;\n.param .b64 p1;\n"
+                    "st.param.b64 [p1], %rd1;\n.param .b32 rv;\n"
+                    "call.uni (rv), vprintf, (p0, p1);\nld.param.b32 %r1, [rv];\n}\nret;\n}\n";
+  auto r = compile_ptx({{"p.ptx", src}}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Code::kNotSupported) << r.status().to_string();
+  EXPECT_NE(r.status().message().find("printf"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("p.ptx:"), std::string::npos) << r.status().message();
+}
+
 TEST(CompilerE2E, BuildIdIsAHash) {
   std::string id = compiler_build_id();
   EXPECT_EQ(id.size(), 64u);

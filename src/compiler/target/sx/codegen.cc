@@ -5,6 +5,9 @@
 #include <map>
 
 #include "compiler/target/sx/dominators.h"
+#include "compiler/target/sx/immediates.h"
+#include "compiler/target/sx/layout.h"
+#include "compiler/target/sx/out_of_ssa.h"
 #include "compiler/target/sx/regalloc.h"
 
 namespace strata::compiler::sx {
@@ -63,7 +66,6 @@ class Emitter {
   }
   Status emit_isa(const ir::Inst& i, Inst* out);
   Status emit_inst(const ir::Inst& i);
-  bool is_wide_slot(const ir::Inst& i, char slot) const;
 
   const ir::Function& f_;
   const std::vector<int>& reg_;
@@ -71,22 +73,6 @@ class Emitter {
   std::vector<Inst> code_;
   std::vector<std::pair<size_t, int>> fixups_;  // code index -> block
 };
-
-bool Emitter::is_wide_slot(const ir::Inst& i, char slot) const {
-  if (isa::op_info(i.isa_op).flags & isa::kMemory) {
-    // Addresses: 64-bit for global/generic, 32-bit offsets for shared/local/const.
-    if (slot == 'a')
-      return i.isa_op != Opcode::LDC && (i.space == isa::MemSpace::GLOBAL || i.space == isa::MemSpace::GENERIC);
-    return isa::type_bits(i.type) == 64;
-  }
-  if (i.isa_op == Opcode::IMADWIDE && slot == 'c') return true;
-  if (i.isa_op == Opcode::IMADWIDE || i.isa_op == Opcode::IMULWIDE) return false;
-  if ((i.isa_op == Opcode::SHL || i.isa_op == Opcode::SHR) && slot == 'b') return false;
-  if (i.isa_op == Opcode::CVT) return isa::type_bits(i.type2) == 64;
-  if (i.isa_op == Opcode::BFE && slot != 'a') return false;
-  if (i.isa_op == Opcode::BFI && slot == 'b') return false;
-  return isa::type_bits(i.type) == 64;
-}
 
 Status Emitter::emit_isa(const ir::Inst& i, Inst* out) {
   Inst m;
@@ -382,6 +368,12 @@ std::vector<Region> find_regions(const ir::Function& f) {
     if (t.op != Op::kCondBranch || t.uniform || t.srcs[0].is_imm() || t.succs[0] == t.succs[1]) continue;
     int p = ipdom[b];
     if (p < 0 || p >= nb) continue;
+    // A post-dominator that only exits (possibly through blocks that only branch on)
+    // needs no re-convergence either.
+    int q = p;
+    for (int hops = 0; hops < nb && f.blocks[q].insts.size() == 1 && f.blocks[q].insts[0].op == Op::kBranch; ++hops)
+      q = f.blocks[q].insts[0].succs[0];
+    if (f.blocks[q].insts.size() == 1 && f.blocks[q].insts[0].op == Op::kExit) continue;
     int place = b;
     int outer_size = -1;
     for (auto& [h, body] : loops) {
@@ -418,8 +410,10 @@ std::vector<Region> find_regions(const ir::Function& f) {
 
 StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes) {
   CodegenResult out;
-  auto regions = find_regions(f);  // on the SSA CFG (phi elimination keeps the CFG)
-  eliminate_phis(f);
+  out_of_ssa(f);
+  share_immediates(f);
+  layout_blocks(f);
+  auto regions = find_regions(f);
   uint32_t used = 0;
   ASSIGN_OR_RETURN(auto reg, allocate_registers(f, local_bytes, &used, &out.local_bytes));
   Emitter e(f, reg, symbols);

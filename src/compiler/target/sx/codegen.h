@@ -1,15 +1,18 @@
 // Strata back end: SSA IR -> Strata ISA instructions for one kernel.
 //
-// Steps: phi elimination (copies through a fresh temporary per phi, so no parallel-copy
-// hazards), liveness and linear-scan register allocation (GPRs R0-R243, 64-bit values
-// in even-aligned pairs, 128-bit in 4-aligned quads; predicates P0-P6; R244-R253 are
-// scratch registers for legalising immediates), convergence barriers, emission.
+// Steps: out-of-SSA translation with phi coalescing (out_of_ssa.h), sharing of
+// immediates the ISA cannot encode in place (immediates.h), block layout for
+// fall-through (layout.h), liveness and linear-scan register allocation (GPRs
+// R0-R243, 64-bit values in even-aligned pairs, 128-bit in 4-aligned quads; predicates
+// P0-P6; R244-R253 are scratch registers for legalising immediates), convergence
+// barriers, emission.
 //
 // CONVERGENCE: for every conditional branch that is not warp-uniform (bra.uni), with
 // immediate post-dominator P (a virtual exit post-dominates exiting blocks): if P is the
-// virtual exit no barrier is needed (threads leave through EXIT). Otherwise
-// `BSSY Bn, P` is placed right before the branch, or, when the branch sits in loops
-// that P is outside of, at the end of the immediate dominator of the outermost such
+// virtual exit, or a block that only exits (directly or through blocks that only
+// branch), no barrier is needed (threads leave through EXIT). Otherwise `BSSY Bn, P`
+// is placed right before the branch, or, when the branch sits in loops that P is
+// outside of, at the end of the immediate dominator of the outermost such
 // loop's header (so a divergent loop exit re-converges once, at P). `BSYNC Bn` starts
 // P. Regions get barrier ids by interval colouring over the block layout, so nested
 // live regions use distinct ids (more than 16 at once: the extra regions get none and

@@ -1,11 +1,15 @@
 // execute_grid: validates the launch, computes occupancy, and runs CTAs on the worker
-// pool. Each worker keeps up to its share of the resident CTAs and interleaves them
-// warp by warp; a new CTA starts when a resident one finishes.
+// pool. Each worker starts up to its share of the resident CTAs and interleaves them
+// warp by warp; a new CTA starts when a resident one finishes. A worker with nothing
+// left to run or start takes over half of the busiest worker's queued CTAs, so that
+// a grid's tail (or a worker the host deschedules) does not leave host cores idle.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <deque>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "base/log.h"
 #include "hw/sim/sm/exec.h"
@@ -137,35 +141,134 @@ bool run_cta_round(Worker& wk, Cta& cta) {
   return true;
 }
 
-void worker_main(GridState& g, Worker& wk, uint64_t cap, uint64_t timeout_ms) {
-  std::vector<std::unique_ptr<Cta>> resident, spare;
+// The resident CTAs a worker runs, in round-robin order: the owner takes the front,
+// runs one round of it and re-queues it at the back; an idle worker takes CTAs from
+// the back of another worker's queue. One cache line per queue.
+struct alignas(kCacheLine) CtaQueue {
+  std::mutex mutex;
+  std::deque<Cta*> ctas;
+};
+
+struct Scheduler {
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::unique_ptr<CtaQueue[]> queues;
+  uint64_t cap = 0;         // CTAs a worker may start while it holds fewer
+  uint64_t timeout_ms = 0;  // hang detection
+};
+
+Cta* pop_front(CtaQueue& q) {
+  std::lock_guard<std::mutex> lock(q.mutex);
+  if (q.ctas.empty()) return nullptr;
+  Cta* cta = q.ctas.front();
+  q.ctas.pop_front();
+  return cta;
+}
+
+void push_back(CtaQueue& q, Cta* cta) {
+  std::lock_guard<std::mutex> lock(q.mutex);
+  q.ctas.push_back(cta);
+}
+
+size_t queued(CtaQueue& q) {
+  std::lock_guard<std::mutex> lock(q.mutex);
+  return q.ctas.size();
+}
+
+// Moves half (rounded up) of the queued CTAs of the fullest other worker to `self`'s
+// queue and returns one of them, or nullptr if every other queue is empty. Only idle
+// workers steal, once no CTA is left to start, so occupancy is unchanged.
+Cta* steal(Scheduler& s, int self) {
+  const int n = static_cast<int>(s.workers.size());
+  int victim = -1;
+  size_t most = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i == self) continue;
+    const size_t k = queued(s.queues[i]);
+    if (k > most) most = k, victim = i;
+  }
+  if (victim < 0) return nullptr;
+  std::vector<Cta*> taken;
+  {
+    std::lock_guard<std::mutex> lock(s.queues[victim].mutex);
+    std::deque<Cta*>& v = s.queues[victim].ctas;
+    const size_t k = (v.size() + 1) / 2;
+    for (size_t i = 0; i < k; ++i) {
+      taken.push_back(v.back());
+      v.pop_back();
+    }
+  }
+  if (taken.empty()) return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(s.queues[self].mutex);
+    for (size_t i = taken.size(); i-- > 1;) s.queues[self].ctas.push_back(taken[i]);
+  }
+  return taken.front();
+}
+
+// Starts CTA `idx` on `wk` (reusing a finished CTA's storage) and queues it.
+void start_cta(GridState& g, Worker& wk, CtaQueue& q, uint64_t idx) {
+  Cta* cta;
+  if (!wk.spare.empty()) {
+    cta = wk.spare.back();
+    wk.spare.pop_back();
+  } else {
+    wk.ctas.push_back(std::make_unique<Cta>());
+    cta = wk.ctas.back().get();
+  }
+  init_cta(*cta, g, idx);
+  push_back(q, cta);
+}
+
+// Idle wait while other workers hold every remaining CTA: yield first, then sleep in
+// growing steps (a worker waiting for a long last CTA must not take a host core).
+void idle_wait(int& rounds) {
+  if (rounds < 64) {
+    std::this_thread::yield();
+  } else {
+    std::this_thread::sleep_for(std::chrono::microseconds(std::min(1000, 10 << std::min(rounds - 64, 7))));
+  }
+  ++rounds;
+}
+
+void worker_main(GridState& g, Scheduler& s, int self) {
+  Worker& wk = *s.workers[self];
+  CtaQueue& q = s.queues[self];
   uint64_t published_writes = 0, seen_global = 0;
   uint64_t last_progress = now_ms();
   uint64_t next_check_insts = 1u << 16;
+  int idle_rounds = 0;
   while (!g.stop.load(std::memory_order_relaxed)) {
-    while (resident.size() < cap) {
-      const uint64_t idx = g.next_cta.fetch_add(1, std::memory_order_relaxed);
-      if (idx >= g.total_ctas) break;
-      std::unique_ptr<Cta> cta;
-      if (!spare.empty()) {
-        cta = std::move(spare.back());
-        spare.pop_back();
-      } else {
-        cta = std::make_unique<Cta>();
+    // Start CTAs while this worker holds fewer than its share and any are left.
+    if (g.next_cta.load(std::memory_order_relaxed) < g.total_ctas) {
+      for (size_t held = queued(q); held < s.cap; ++held) {
+        const uint64_t idx = g.next_cta.fetch_add(1, std::memory_order_relaxed);
+        if (idx >= g.total_ctas) break;
+        g.live_ctas.fetch_add(1, std::memory_order_relaxed);
+        start_cta(g, wk, q, idx);
       }
-      init_cta(*cta, g, idx);
-      resident.push_back(std::move(cta));
     }
-    if (resident.empty()) break;
-    for (size_t i = 0; i < resident.size();) {
-      if (!run_cta_round(wk, *resident[i])) return;
-      if (resident[i]->live_threads == 0) {
-        spare.push_back(std::move(resident[i]));
-        resident[i] = std::move(resident.back());
-        resident.pop_back();
-      } else {
-        ++i;
+    Cta* cta = pop_front(q);
+    if (cta == nullptr) {
+      if (g.next_cta.load(std::memory_order_relaxed) < g.total_ctas) continue;
+      cta = steal(s, self);
+      if (cta == nullptr) {
+        // Every started CTA is running on another worker or finished.
+        if (g.live_ctas.load(std::memory_order_acquire) == 0) break;
+        idle_wait(idle_rounds);
+        continue;
       }
+    }
+    idle_rounds = 0;
+    // A CTA taken over from another worker keeps a monotonic SM clock.
+    const uint64_t clock = wk.sm_clock(cta->sm);
+    if (cta->clock_seen > clock) wk.sm_clock_bias[cta->sm] += cta->clock_seen - clock;
+    if (!run_cta_round(wk, *cta)) return;
+    cta->clock_seen = wk.sm_clock(cta->sm);
+    if (cta->live_threads == 0) {
+      wk.spare.push_back(cta);
+      g.live_ctas.fetch_sub(1, std::memory_order_release);
+    } else {
+      push_back(q, cta);
     }
     if (wk.writes != published_writes) {
       g.writes.fetch_add(wk.writes - published_writes, std::memory_order_relaxed);
@@ -178,8 +281,8 @@ void worker_main(GridState& g, Worker& wk, uint64_t cap, uint64_t timeout_ms) {
       if (global != seen_global) {
         seen_global = global;
         last_progress = now;
-      } else if (now - last_progress > timeout_ms && !resident.empty()) {
-        report_hang(wk, *resident.front(), now - last_progress);
+      } else if (now - last_progress > s.timeout_ms && cta->live_threads != 0) {
+        report_hang(wk, *cta, now - last_progress);
         return;
       }
     }
@@ -226,17 +329,20 @@ FaultRecord execute_grid(const GridLaunch& launch, GridStats* stats) {
   const uint64_t per_sm = ctas_per_sm(cfg, *p, g.warps_per_cta);
   if (per_sm == 0) return bad_packet(p, "a block does not fit on an SM (threads, registers or shared memory)");
   const uint64_t resident_limit = per_sm * g.sm_count;
-  const int threads = static_cast<int>(std::min<uint64_t>(worker_thread_count(), std::min(resident_limit, g.total_ctas)));
-  const uint64_t cap = (resident_limit + threads - 1) / threads;
-  const uint64_t timeout = hang_timeout_ms();
-
-  std::vector<std::unique_ptr<Worker>> workers;
+  // Every CTA that may be co-resident is started at once (split evenly between the
+  // workers), so grid-wide waits complete; later CTAs start as earlier ones finish.
+  const uint64_t resident = std::min(resident_limit, g.total_ctas);
+  const int threads = static_cast<int>(std::min<uint64_t>(worker_thread_count(), resident));
+  Scheduler s;
+  s.cap = (resident + threads - 1) / threads;
+  s.timeout_ms = hang_timeout_ms();
+  s.queues = std::make_unique<CtaQueue[]>(threads);
   for (int i = 0; i < threads; ++i) {
-    workers.push_back(std::make_unique<Worker>(launch.memory));
-    workers.back()->grid = &g;
-    workers.back()->sm_instructions.assign(g.sm_count, 0);
+    s.workers.push_back(std::make_unique<Worker>(launch.memory, g.sm_count));
+    s.workers.back()->grid = &g;
   }
-  WorkerPool::instance().run(threads, [&](int i) { worker_main(g, *workers[i], cap, timeout); });
+  WorkerPool::instance().run(threads, [&](int i) { worker_main(g, s, i); });
+  const std::vector<std::unique_ptr<Worker>>& workers = s.workers;
 
   if (stats != nullptr) {
     *stats = GridStats{};

@@ -96,8 +96,28 @@ struct MaxOp {
 template <typename Tr, typename Op, int kArity>
 void h_farith(ExecContext& c, const DecodedInst& in, uint32_t m) { float_arith<Tr, Op>(c, in, m, kArity); }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+// FFMA/DFMA compiled for hosts with FMA3: std::fma becomes one vector instruction
+// instead of a libm call per lane. fma is exactly rounded, so both variants compute the
+// same bits under every rounding mode; decode picks this one when the host has FMA3.
+template <typename Tr>
+__attribute__((target("avx2,fma"), flatten)) void h_fma_x86(ExecContext& c, const DecodedInst& in, uint32_t m) {
+  float_arith<Tr, FmaOp>(c, in, m, 3);
+}
+bool host_has_fma() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+#endif
+
 template <typename Op, int kArity>
 Handler select_farith(const isa::Inst& i) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if constexpr (std::is_same_v<Op, FmaOp>) {
+    if (host_has_fma() && i.type == DataType::F32) return &h_fma_x86<F32>;
+    if (host_has_fma() && i.type == DataType::F64) return &h_fma_x86<F64>;
+  }
+#endif
   switch (i.type) {
     case DataType::F32: return &h_farith<F32, Op, kArity>;
     case DataType::F64: return &h_farith<F64, Op, kArity>;

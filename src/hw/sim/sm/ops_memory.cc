@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "hw/contract/page_table.h"
 #include "hw/sim/sm/address.h"
 #include "hw/sim/sm/float_util.h"
 #include "hw/sim/sm/lanes.h"
@@ -84,20 +85,63 @@ void store_ordered(uint8_t* p, T v, MemSem sem) {
       .store(v, sem == MemSem::RELEASE ? std::memory_order_release : std::memory_order_relaxed);
 }
 
+// The common case of global accesses, resolved once per warp: when every lane of `m`
+// accesses global memory (GLOBAL, or GENERIC outside the shared and local windows),
+// aligned, within one smallest (4 KiB) page that translates for the access, returns the
+// host address of `*lo` (the lowest lane address) and fills addr[] with every lane's
+// address; lane l's bytes are then at the result + (addr[l] - *lo). Otherwise returns
+// nullptr and raises nothing: the per-lane path then resolves (and faults) exactly.
+template <uint32_t kBytes>
+uint8_t* resolve_one_page(ExecContext& c, const DecodedInst& in, uint32_t m, bool write, uint64_t* addr,
+                          uint64_t* lo) {
+  const isa::MemSpace space = in.inst.space;
+  if (space != isa::MemSpace::GLOBAL && space != isa::MemSpace::GENERIC) return nullptr;
+  uint64_t min = ~uint64_t{0}, max = 0, misaligned = 0;
+  for (int l = 0; l < 32; ++l) {
+    const uint64_t a = lane_address(c, in, l);
+    addr[l] = a;
+    const bool on = ((m >> l) & 1u) != 0;
+    min = on && a < min ? a : min;
+    max = on && a > max ? a : max;
+    misaligned |= on ? a & (kBytes - 1) : 0;
+  }
+  if (misaligned != 0 || (min / kPageSize) != ((max + kBytes - 1) / kPageSize)) return nullptr;
+  if (space == isa::MemSpace::GENERIC) {
+    // The span is under a page and each window is larger: it lies in a window iff one
+    // of its ends does.
+    const GridState& g = *c.grid;
+    for (const uint64_t w : {g.shared_window, g.local_window}) {
+      if (min - w < kWindowBytes || max - w < kWindowBytes) return nullptr;
+    }
+  }
+  FaultKind fault = FaultKind::kNone;
+  uint8_t* p = c.worker->tlb.translate(min, kBytes, write, &fault);
+  *lo = min;
+  return p;
+}
+
 // LD: 1/2-byte loads extend by the type's signedness into the 32-bit register.
 template <uint32_t kBytes>
 void h_ld(ExecContext& c, const DecodedInst& in, uint32_t m) {
   const MemSem sem = in.inst.sem;
   const bool sign = isa::type_is_signed(in.inst.type);
   uint32_t* d = c.row(in.d);
+  uint64_t addrs[32];
+  uint64_t lo = 0;
+  uint8_t* const page = resolve_one_page<kBytes>(c, in, m, /*write=*/false, addrs, &lo);
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
-    const uint64_t addr = lane_address(c, in, l);
-    FaultKind fault;
-    uint8_t* p = resolve_address(c, in.inst.space, addr, kBytes, /*write=*/false, l, &fault);
-    if (p == nullptr) {
-      raise_fault(c, fault, addr, l);
-      return;
+    uint8_t* p;
+    if (page != nullptr) {
+      p = page + (addrs[l] - lo);
+    } else {
+      const uint64_t addr = lane_address(c, in, l);
+      FaultKind fault = FaultKind::kNone;
+      p = resolve_address(c, in.inst.space, addr, kBytes, /*write=*/false, l, &fault);
+      if (p == nullptr) {
+        raise_fault(c, fault, addr, l);
+        return;
+      }
     }
     if constexpr (kBytes == 1) {
       const uint8_t v = load_ordered<uint8_t>(p, sem);
@@ -123,14 +167,22 @@ void h_st(ExecContext& c, const DecodedInst& in, uint32_t m) {
   const MemSem sem = in.inst.sem;
   const uint32_t* b = c.src_b(in);
   ++c.worker->writes;
+  uint64_t addrs[32];
+  uint64_t lo = 0;
+  uint8_t* const page = resolve_one_page<kBytes>(c, in, m, /*write=*/true, addrs, &lo);
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
-    const uint64_t addr = lane_address(c, in, l);
-    FaultKind fault;
-    uint8_t* p = resolve_address(c, in.inst.space, addr, kBytes, /*write=*/true, l, &fault);
-    if (p == nullptr) {
-      raise_fault(c, fault, addr, l);
-      return;
+    uint8_t* p;
+    if (page != nullptr) {
+      p = page + (addrs[l] - lo);
+    } else {
+      const uint64_t addr = lane_address(c, in, l);
+      FaultKind fault = FaultKind::kNone;
+      p = resolve_address(c, in.inst.space, addr, kBytes, /*write=*/true, l, &fault);
+      if (p == nullptr) {
+        raise_fault(c, fault, addr, l);
+        return;
+      }
     }
     if constexpr (kBytes == 1) {
       store_ordered<uint8_t>(p, static_cast<uint8_t>(b[l]), sem);
@@ -165,7 +217,7 @@ void h_ldc(ExecContext& c, const DecodedInst& in, uint32_t m) {
       raise_fault(c, FaultKind::kAddressSpace, bank.va + off, l);
       return;
     }
-    FaultKind fault;
+    FaultKind fault = FaultKind::kNone;
     uint8_t* p = c.worker->tlb.translate(bank.va + off, kBytes, /*write=*/false, &fault);
     if (p == nullptr) {
       raise_fault(c, fault, bank.va + off, l);
@@ -280,7 +332,7 @@ void h_atom(ExecContext& c, const DecodedInst& in, uint32_t m) {
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
     const uint64_t addr = lane_address(c, in, l);
-    FaultKind fault;
+    FaultKind fault = FaultKind::kNone;
     uint8_t* p = resolve_address(c, in.inst.space, addr, sizeof(T), /*write=*/true, l, &fault);
     if (p == nullptr) {
       raise_fault(c, fault, addr, l);

@@ -73,7 +73,7 @@ void h_shfl(ExecContext& c, const DecodedInst& in, uint32_t m) {
   pred_write(c, in.pd, in_range, m);
 }
 
-uint64_t sm_cycles(const ExecContext& c) { return c.worker->sm_instructions[c.cta->sm] + c.insts; }
+uint64_t sm_cycles(const ExecContext& c) { return c.worker->sm_clock(c.cta->sm) + c.insts; }
 
 void h_s2r(ExecContext& c, const DecodedInst& in, uint32_t m) {
   const GridState& g = *c.grid;

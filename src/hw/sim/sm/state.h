@@ -2,13 +2,18 @@
 // between warps or CTAs costs nothing but a pointer.
 //
 // Ownership and threads: a GridState is shared by all worker threads (its mutable parts
-// are atomics); each Cta, with its warps, registers, shared and local memory, belongs to
-// exactly one worker thread for its whole life; a Worker is one thread's private state.
+// are atomics); a Cta, with its warps, registers, shared and local memory, is run by one
+// worker thread at a time: it stays with the worker that started it unless an idle
+// worker takes it over (grid.cc hands it over under a mutex, which orders every access
+// of the old worker before those of the new one); a Worker is one thread's private
+// state. Shared atomics and each Worker sit on cache lines of their own.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "hw/sim/sm/exec.h"
@@ -18,6 +23,7 @@ namespace strata::hw::sim {
 
 inline constexpr uint64_t kWindowBytes = 16ull << 20;  // shared/local generic windows
 inline constexpr int kNumCtaBarriers = 16;
+inline constexpr size_t kCacheLine = 64;  // host cache line (false-sharing boundary)
 
 // Per-warp thread state. A lane is in exactly one of: exited, waiting at BSYNC,
 // waiting at WARPSYNC, waiting at a CTA barrier, or ready. pc[] is authoritative for
@@ -62,6 +68,7 @@ struct Cta {
   std::vector<uint8_t> local;    // num_threads x local_bytes_per_thread
   CtaBarrier bars[kNumCtaBarriers];
   uint32_t next_warp = 0;        // round-robin cursor
+  uint64_t clock_seen = 0;       // SM clock (sm_cycles) at the end of its last round
 };
 
 // Grid-wide, read-mostly launch facts plus the cross-thread stop/fault state.
@@ -81,22 +88,49 @@ struct GridState {
   uint32_t nwarpid = 1;
   double ns_per_cycle = 1.0;
 
-  std::atomic<uint64_t> next_cta{0};
-  std::atomic<bool> stop{false};
-  std::atomic<uint64_t> writes{0};  // published count of stores/atomics (hang detection)
-  std::mutex fault_mutex;
+  // Written by different workers at different rates: one cache line each.
+  alignas(kCacheLine) std::atomic<uint64_t> next_cta{0};
+  alignas(kCacheLine) std::atomic<uint64_t> live_ctas{0};  // started and not finished
+  alignas(kCacheLine) std::atomic<bool> stop{false};
+  alignas(kCacheLine) std::atomic<uint64_t> writes{0};  // published count of stores/atomics (hang detection)
+  alignas(kCacheLine) std::mutex fault_mutex;
   FaultRecord fault;                // first fault; guarded by fault_mutex
 };
 
-// One worker thread's private state.
-struct Worker {
-  explicit Worker(const PageWalker* walker) : tlb(walker) {}
+// A per-SM counter array of one worker, on cache lines no other data shares.
+class SmCounters {
+ public:
+  explicit SmCounters(uint32_t sms)
+      : size_((sms + kPerLine - 1) / kPerLine * kPerLine),
+        v_(new (std::align_val_t{kCacheLine}) uint64_t[size_]()) {}
+  uint64_t& operator[](uint32_t sm) { return v_[sm]; }
+  uint64_t operator[](uint32_t sm) const { return v_[sm]; }
+
+ private:
+  static constexpr uint32_t kPerLine = kCacheLine / sizeof(uint64_t);
+  struct Free {
+    void operator()(uint64_t* p) const { ::operator delete[](p, std::align_val_t{kCacheLine}); }
+  };
+  uint32_t size_;
+  std::unique_ptr<uint64_t[], Free> v_;
+};
+
+// One worker thread's private state (the CTAs it created are freed with it).
+struct alignas(kCacheLine) Worker {
+  Worker(const PageWalker* walker, uint32_t sms) : tlb(walker), sm_instructions(sms), sm_clock_bias(sms) {}
   Tlb tlb;
   GridState* grid = nullptr;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t writes = 0;               // stores/atomics executed (per instruction)
-  std::vector<uint64_t> sm_instructions;  // per SM; also each SM's cycle estimate
+  SmCounters sm_instructions;        // per SM, exact (statistics)
+  // Added to sm_instructions to form the SM clock, so that a CTA taken over from
+  // another worker never sees its clock go backwards.
+  SmCounters sm_clock_bias;
+  std::vector<std::unique_ptr<Cta>> ctas;  // every CTA object this worker allocated
+  std::vector<Cta*> spare;                 // finished ones, for reuse
+
+  uint64_t sm_clock(uint32_t sm) const { return sm_instructions[sm] + sm_clock_bias[sm]; }
 };
 
 // The running group of one warp, as the interpreter and handlers see it.

@@ -80,10 +80,18 @@ bool run_warp(Worker& worker, Cta& cta, Warp& warp) {
     ctx.stop = false;
     ctx.backward_budget = kBackwardBudget;
     uint64_t insts = 0, thread_insts = 0;
+    // Lanes of the group, recounted only when a handler changed the group (population
+    // count is a library call on baseline x86-64).
+    uint32_t counted = ctx.group;
+    uint64_t lanes = static_cast<uint64_t>(std::popcount(counted));
     do {
       const DecodedInst& in = code[ctx.pc];
       ++insts;
-      thread_insts += static_cast<uint64_t>(std::popcount(ctx.group));
+      if (ctx.group != counted) [[unlikely]] {
+        counted = ctx.group;
+        lanes = static_cast<uint64_t>(std::popcount(counted));
+      }
+      thread_insts += lanes;
       const uint32_t exec = ctx.group & (preds[in.guard] ^ in.guard_xor);
       ++ctx.pc;
       if (exec != 0) {

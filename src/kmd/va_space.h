@@ -1,9 +1,12 @@
 // ProcessVaSpace: the host address ranges the KMD reserves in this process so that GPU
 // addresses never collide with host pointers (unified addressing).
 //
-// - The GPU VA range: 1 TiB reserved with mmap(PROT_NONE, MAP_NORESERVE), 1 GiB
-//   aligned. Device allocations of every device and context get VAs from it; the host
-//   can never have memory there, so a device pointer is never a valid host pointer.
+// - The GPU VA range: reserved with mmap(PROT_NONE, MAP_NORESERVE), 1 GiB aligned; 1 TiB
+//   when the host grants it, else the largest power of two down to 32 GiB (hosts with
+//   little free address space, e.g. under ThreadSanitizer, whose application range
+//   holds barely one 1 TiB mapping). Device allocations of every device and context get
+//   VAs from it; the host can never have memory there, so a device pointer is never a
+//   valid host pointer.
 // - The shared- and local-memory windows: 16 MiB each, 16 MiB aligned, also reserved,
 //   so no host or device pointer falls inside them (generic addressing decides the
 //   space by window).
@@ -18,7 +21,8 @@
 
 namespace strata::kmd {
 
-inline constexpr uint64_t kGpuVaRangeBytes = 1ull << 40;
+inline constexpr uint64_t kGpuVaRangeBytes = 1ull << 40;     // preferred size
+inline constexpr uint64_t kMinGpuVaRangeBytes = 32ull << 30;  // smallest acceptable
 inline constexpr uint64_t kWindowBytes = 16ull << 20;
 
 class ProcessVaSpace {
@@ -28,16 +32,17 @@ class ProcessVaSpace {
 
   StatusOr<uint64_t> allocate(uint64_t size, uint64_t alignment);
   Status free(uint64_t va);
-  bool contains(uint64_t va) const { return va >= base_ && va - base_ < kGpuVaRangeBytes; }
+  bool contains(uint64_t va) const { return va >= base_ && va - base_ < size_; }
 
   uint64_t base() const { return base_; }
-  uint64_t size() const { return kGpuVaRangeBytes; }
+  uint64_t size() const { return size_; }
   uint64_t shared_window() const { return shared_window_; }
   uint64_t local_window() const { return local_window_; }
 
  private:
-  ProcessVaSpace(uint64_t base, uint64_t shared_window, uint64_t local_window);
+  ProcessVaSpace(uint64_t base, uint64_t size, uint64_t shared_window, uint64_t local_window);
   uint64_t base_;
+  uint64_t size_;
   uint64_t shared_window_;
   uint64_t local_window_;
   std::mutex mu_;

@@ -1,6 +1,14 @@
-// strata info: the devices Strata presents, as the CUDA driver API reports them.
+// strata info [--summary]: the devices Strata presents, as the CUDA driver API reports
+// them; --summary prints one line (device 0, the device count, the simulator's threads).
 #include <cuda.h>
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <thread>
 
 #include "tools/commands.h"
 
@@ -13,7 +21,27 @@ int attribute(CUdevice device, CUdevice_attribute which) {
   return value;
 }
 
-int info() {
+std::string gib(size_t bytes) {
+  const double value = static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
+  if (value == static_cast<double>(static_cast<uint64_t>(value))) {
+    return fmt::format("{} GiB", static_cast<uint64_t>(value));
+  }
+  return fmt::format("{:.1f} GiB", value);
+}
+
+// The simulator's host worker threads, as README's environment table defines them:
+// STRATA_THREADS when it is a number 1..1024, else one per host core.
+std::string threads_summary() {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const char* env = std::getenv("STRATA_THREADS");
+  if (env == nullptr || *env == '\0') return fmt::format("STRATA_THREADS={} (all cores)", cores);
+  char* end = nullptr;
+  const long n = std::strtol(env, &end, 10);
+  if (end != env && *end == '\0' && n > 0 && n <= 1024) return fmt::format("STRATA_THREADS={}", n);
+  return fmt::format("STRATA_THREADS='{}' ignored, using {} (all cores)", env, cores);
+}
+
+int info(bool summary) {
   CUresult result = cuInit(0);
   int count = 0;
   if (result == CUDA_SUCCESS) result = cuDeviceGetCount(&count);
@@ -26,6 +54,25 @@ int info() {
   }
   int version = 0;
   cuDriverGetVersion(&version);
+  if (summary) {
+    CUdevice device = 0;
+    result = count > 0 ? cuDeviceGet(&device, 0) : CUDA_ERROR_NO_DEVICE;
+    if (result != CUDA_SUCCESS) {
+      fmt::print(stderr, "strata info: no device to summarise\n");
+      return 1;
+    }
+    char name[256] = {};
+    cuDeviceGetName(name, sizeof(name), device);
+    size_t memory = 0;
+    cuDeviceTotalMem(&memory, device);
+    fmt::print("{} (simulated): compute {}.{}, {} SMs @ {} MHz, {}{}, {}\n", name,
+               attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+               attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+               attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+               attribute(device, CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000, gib(memory),
+               count > 1 ? fmt::format(", {} devices", count) : "", threads_summary());
+    return 0;
+  }
   fmt::print("Strata driver (CUDA {}.{}), {} device(s)\n", version / 1000, version % 1000 / 10,
              count);
   for (int i = 0; i < count; ++i) {
@@ -58,8 +105,10 @@ int info() {
 }  // namespace
 
 void add_info_command(CLI::App& app, int* exit_code) {
+  auto summary = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand("info", "List the devices Strata presents");
-  sub->callback([exit_code] { *exit_code = info(); });
+  sub->add_flag("--summary", *summary, "one line: device 0, device count, simulator threads");
+  sub->callback([summary, exit_code] { *exit_code = info(*summary); });
 }
 
 }  // namespace strata::tools

@@ -1,9 +1,13 @@
 // End to end through libcuda.so.1 on the default (strata) backend: PTX text ->
 // cuModuleLoadData (JIT) -> cuLaunchKernel -> results; a kernel that stores to an
-// unmapped address -> sticky CUDA_ERROR_ILLEGAL_ADDRESS.
+// unmapped address -> sticky CUDA_ERROR_ILLEGAL_ADDRESS; malformed PTX and fatbins ->
+// the matching CUresult and a log line saying why.
 #include <cuda.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
@@ -64,7 +68,9 @@ class DriverE2e : public ::testing::Test {
     ASSERT_EQ(cuCtxCreate(&ctx_, nullptr, 0, 0), CUDA_SUCCESS);
   }
   void TearDown() override {
-    if (ctx_ != nullptr) EXPECT_EQ(cuCtxDestroy(ctx_), CUDA_SUCCESS);
+    if (ctx_ != nullptr) {
+      EXPECT_EQ(cuCtxDestroy(ctx_), CUDA_SUCCESS);
+    }
   }
   CUcontext ctx_ = nullptr;
 };
@@ -120,11 +126,94 @@ TEST_F(DriverE2e, VectorAdd) {
   EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
 }
 
-TEST_F(DriverE2e, MalformedPtxIsInvalidPtx) {
+// Loads `image` with stderr captured; returns the result and stores the log in *log.
+CUresult load_capturing_log(const void* image, std::string* log) {
   CUmodule module = nullptr;
-  EXPECT_EQ(cuModuleLoadData(&module, ".version 8.0\n.target sm_80\n.address_size 64\n"
-                                      ".visible .entry k() { bogus.op %r1; }\n"),
+  ::testing::internal::CaptureStderr();
+  CUresult result = cuModuleLoadData(&module, image);
+  *log = ::testing::internal::GetCapturedStderr();
+  if (result == CUDA_SUCCESS) cuModuleUnload(module);
+  return result;
+}
+
+template <typename T>
+void put(std::vector<uint8_t>* bytes, size_t offset, T value) {
+  std::memcpy(bytes->data() + offset, &value, sizeof(T));
+}
+
+// A fatbin image (fatbin.h layout) with one entry of `kind` for sm_80 whose payload is
+// `payload_size` bytes; `declared_payload` is what the entry header claims.
+std::vector<uint8_t> fatbin_with_entry(uint16_t kind, size_t payload_size,
+                                       uint64_t declared_payload) {
+  constexpr size_t kHeader = 16, kEntryHeader = 64;
+  std::vector<uint8_t> bytes(kHeader + kEntryHeader + payload_size, 0);
+  put<uint32_t>(&bytes, 0, 0xBA55ED50);
+  put<uint16_t>(&bytes, 4, 1);
+  put<uint16_t>(&bytes, 6, kHeader);
+  put<uint64_t>(&bytes, 8, kEntryHeader + payload_size);
+  put<uint16_t>(&bytes, kHeader + 0, kind);
+  put<uint16_t>(&bytes, kHeader + 2, 0x0101);
+  put<uint32_t>(&bytes, kHeader + 4, kEntryHeader);
+  put<uint64_t>(&bytes, kHeader + 8, declared_payload);
+  put<uint32_t>(&bytes, kHeader + 28, 80);
+  return bytes;
+}
+
+TEST_F(DriverE2e, MalformedPtxIsInvalidPtxAndLogged) {
+  std::string log;
+  EXPECT_EQ(load_capturing_log(".version 8.0\n.target sm_80\n.address_size 64\n"
+                               ".visible .entry k() { bogus.op %r1; }\n",
+                               &log),
             CUDA_ERROR_INVALID_PTX);
+  EXPECT_NE(log.find("PTX JIT compilation failed"), std::string::npos) << log;
+  // The message locates the error: line 4 of the module.
+  EXPECT_NE(log.find(":4:"), std::string::npos) << log;
+  // The context is still usable.
+  CUmodule module = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&module, kVectorAddPtx), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
+}
+
+TEST_F(DriverE2e, MalformedFatbinIsInvalidImageAndLogged) {
+  // The entry claims a payload far beyond the image.
+  std::vector<uint8_t> image = fatbin_with_entry(/*PTX*/ 1, 16, uint64_t{1} << 40);
+  std::string log;
+  EXPECT_EQ(load_capturing_log(image.data(), &log), CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_NE(log.find("cannot load module"), std::string::npos) << log;
+}
+
+TEST_F(DriverE2e, TruncatedFatbinHeaderIsInvalidImage) {
+  // Magic, but a header size smaller than the header itself.
+  std::vector<uint8_t> image = fatbin_with_entry(1, 16, 16);
+  put<uint16_t>(&image, 6, 4);
+  std::string log;
+  EXPECT_EQ(load_capturing_log(image.data(), &log), CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_NE(log.find("cannot load module"), std::string::npos) << log;
+}
+
+TEST_F(DriverE2e, SassOnlyFatbinIsNoBinaryForGpuAndLogged) {
+  // One cubin entry (an EM_CUDA ELF header), no PTX: nothing Strata can compile.
+  constexpr size_t kPayload = 64;
+  std::vector<uint8_t> image = fatbin_with_entry(/*ELF*/ 2, kPayload, kPayload);
+  const size_t elf = 16 + 64;
+  std::memcpy(image.data() + elf, "\x7f" "ELF", 4);
+  image[elf + 4] = 2;  // ELFCLASS64
+  image[elf + 5] = 1;  // little-endian
+  put<uint16_t>(&image, elf + 18, 190);  // EM_CUDA
+  std::string log;
+  EXPECT_EQ(load_capturing_log(image.data(), &log), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  EXPECT_NE(log.find("rebuild with PTX"), std::string::npos) << log;
+}
+
+TEST_F(DriverE2e, NvidiaCubinIsNoBinaryForGpu) {
+  std::vector<uint8_t> cubin(64, 0);
+  std::memcpy(cubin.data(), "\x7f" "ELF", 4);
+  cubin[4] = 2;
+  cubin[5] = 1;
+  put<uint16_t>(&cubin, 18, 190);
+  std::string log;
+  EXPECT_EQ(load_capturing_log(cubin.data(), &log), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  EXPECT_NE(log.find("rebuild with PTX"), std::string::npos) << log;
 }
 
 TEST_F(DriverE2e, FaultIsSticky) {

@@ -1,4 +1,6 @@
 // The registration ABI called by nvcc-generated host code (crt/host_runtime.h).
+#include "cuda/runtime/registration_abi.h"
+
 #include "cuda/runtime/cuda_api.h"
 #include "cuda/runtime/launch.h"
 #include "cuda/runtime/launch_config.h"

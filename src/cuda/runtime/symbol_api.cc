@@ -22,9 +22,11 @@ cudaError_t resolve(const void* symbol, CUdeviceptr* address, size_t* size) {
   return rt::record(result);
 }
 
-cudaError_t symbol_copy(const void* symbol, void* host_side, size_t count, size_t offset,
-                        cudaMemcpyKind kind, bool to_symbol, cudaStream_t stream,
-                        bool async) {
+}  // namespace
+
+cudaError_t rt::symbol_copy(const void* symbol, void* host_side, size_t count, size_t offset,
+                            cudaMemcpyKind kind, bool to_symbol, cudaStream_t stream,
+                            bool async) {
   CUdeviceptr base = 0;
   size_t size = 0;
   if (cudaError_t error = resolve(symbol, &base, &size); error != cudaSuccess) return error;
@@ -44,31 +46,29 @@ cudaError_t symbol_copy(const void* symbol, void* host_side, size_t count, size_
                               : rt::copy(host_side, device, count, kind, stream, async));
 }
 
-}  // namespace
-
 extern "C" {
 
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
                                cudaMemcpyKind kind) {
-  return symbol_copy(symbol, const_cast<void*>(src), count, offset, kind, /*to_symbol=*/true,
+  return rt::symbol_copy(symbol, const_cast<void*>(src), count, offset, kind, /*to_symbol=*/true,
                      nullptr, /*async=*/false);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
                                  cudaMemcpyKind kind) {
-  return symbol_copy(symbol, dst, count, offset, kind, /*to_symbol=*/false, nullptr,
+  return rt::symbol_copy(symbol, dst, count, offset, kind, /*to_symbol=*/false, nullptr,
                      /*async=*/false);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count,
                                     size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
-  return symbol_copy(symbol, const_cast<void*>(src), count, offset, kind, /*to_symbol=*/true,
+  return rt::symbol_copy(symbol, const_cast<void*>(src), count, offset, kind, /*to_symbol=*/true,
                      stream, /*async=*/true);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count,
                                       size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
-  return symbol_copy(symbol, dst, count, offset, kind, /*to_symbol=*/false, stream,
+  return rt::symbol_copy(symbol, dst, count, offset, kind, /*to_symbol=*/false, stream,
                      /*async=*/true);
 }
 

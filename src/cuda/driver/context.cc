@@ -112,6 +112,14 @@ Status Context::synchronize() {
   return check();
 }
 
+StatusOr<std::shared_ptr<hal::Buffer>> Context::staging_buffer(std::unique_lock<std::mutex>* lock) {
+  *lock = std::unique_lock<std::mutex>(staging_mutex_);
+  if (staging_ == nullptr) {
+    ASSIGN_OR_RETURN(staging_, hal_->allocator().allocate_host(kStagingBytes));
+  }
+  return staging_;
+}
+
 StatusOr<uint64_t> Context::allocate_device(uint64_t size) {
   if (size == 0) return error(Code::kInvalidValue, "cuMemAlloc: size is 0");
   ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer, hal_->allocator().allocate_device(size));

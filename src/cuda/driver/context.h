@@ -62,6 +62,13 @@ class Context : public std::enable_shared_from_this<Context> {
   StatusOr<uint64_t> allocate_device(uint64_t size);
   Status free_device(uint64_t va);
 
+  // The context's pinned staging buffer for copies that involve pageable host memory
+  // (created on first use, kStagingBytes long). Callers hold the returned lock for as
+  // long as they use the buffer: one staged copy at a time per context, as the copy
+  // engine would serialise them anyway.
+  static constexpr uint64_t kStagingBytes = 4ull << 20;
+  StatusOr<std::shared_ptr<hal::Buffer>> staging_buffer(std::unique_lock<std::mutex>* lock);
+
   // Modules register so that faults can be mapped to PTX lines.
   void add_module(const std::shared_ptr<Module>& module);
   void remove_module(const Module* module);
@@ -83,6 +90,8 @@ class Context : public std::enable_shared_from_this<Context> {
   std::vector<Stream*> streams_;
   std::vector<std::weak_ptr<Module>> modules_;
   std::map<uint64_t, std::shared_ptr<hal::Buffer>> allocations_;
+  std::mutex staging_mutex_;
+  std::shared_ptr<hal::Buffer> staging_;
 };
 
 // The calling thread's context stack (cuCtxPush/Pop/Set/GetCurrent).

@@ -1,5 +1,6 @@
 #include "cuda/driver/transfer.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "cuda/driver/context.h"
@@ -45,16 +46,43 @@ Status copy_memory(Stream& stream, uint64_t dst, uint64_t src, uint64_t bytes, b
     return submit_one(stream, async,
                       [&](hal::CommandBuffer& cb) { return cb.copy(src, dst, bytes); });
   }
-  // Pageable host memory on at least one side: staged synchronously.
+  // Pageable host memory on at least one side. As the CUDA driver does, the copy is
+  // staged through a pinned buffer and performed by the copy engine, chunk by chunk;
+  // it returns when the data has arrived (pageable copies are synchronous for the host).
   RETURN_IF_ERROR(drain(stream));
-  auto* dst_ptr = reinterpret_cast<void*>(dst);
-  auto* src_ptr = reinterpret_cast<const void*>(src);
+  auto* dst_ptr = reinterpret_cast<uint8_t*>(dst);
+  auto* src_ptr = reinterpret_cast<const uint8_t*>(src);
   if (!dst_buffer.ok() && !src_buffer.ok()) {
     std::memmove(dst_ptr, src_ptr, bytes);
     return ok_status();
   }
-  if (dst_buffer.ok()) return allocator.write(dst, src_ptr, bytes);
-  return allocator.read(src, dst_ptr, bytes);
+  const std::shared_ptr<hal::Buffer>& device_side = dst_buffer.ok() ? *dst_buffer : *src_buffer;
+  const uint64_t device_va = dst_buffer.ok() ? dst : src;
+  if (device_va - device_side->va() + bytes > device_side->size()) {
+    return error(Code::kInvalidValue,
+                 fmt::format("cuMemcpy: {} bytes at {:#x} run past the end of the allocation",
+                             bytes, device_va));
+  }
+  std::unique_lock<std::mutex> staging_lock;
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> staging,
+                   stream.context().staging_buffer(&staging_lock));
+  auto* staging_host = static_cast<uint8_t*>(staging->host_ptr());
+  for (uint64_t done = 0; done < bytes;) {
+    const uint64_t n = std::min<uint64_t>(bytes - done, staging->size());
+    if (dst_buffer.ok()) {
+      std::memcpy(staging_host, src_ptr + done, n);
+      RETURN_IF_ERROR(submit_one(stream, /*async=*/false, [&](hal::CommandBuffer& cb) {
+        return cb.copy(staging->va(), dst + done, n);
+      }));
+    } else {
+      RETURN_IF_ERROR(submit_one(stream, /*async=*/false, [&](hal::CommandBuffer& cb) {
+        return cb.copy(src + done, staging->va(), n);
+      }));
+      std::memcpy(dst_ptr + done, staging_host, n);
+    }
+    done += n;
+  }
+  return ok_status();
 }
 
 Status fill_memory(Stream& stream, uint64_t dst, uint64_t count, uint32_t value,

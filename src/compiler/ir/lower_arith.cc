@@ -59,6 +59,11 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
   const std::string& op = in.opcode;
   *handled = true;
   auto ops = [&](size_t n) { return want_operands(in, n); };
+  // Packed-half arithmetic (the .f16x2 type reads as .b32) belongs to lower_float.
+  if ((has(in, "f16x2") || has(in, "bf16x2")) && op != "mov" && op != "selp") {
+    *handled = false;
+    return ok_status();
+  }
 
   if (op == "mov") {
     RETURN_IF_ERROR(ops(2));
@@ -67,6 +72,13 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
     if (auto* vec = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[1].value)) {
       int bits = isa::type_bits(t);
       size_t n = (*vec)->elements.size();
+      if (bits == 32 && n == 2) {  // mov.b32 %r, {%h0, %h1}: element 0 in the low half
+        int h[2];
+        for (size_t k = 0; k < 2; ++k) {
+          ASSIGN_OR_RETURN(h[k], read_value(ptx::OperandSlot{(*vec)->elements[k], false, in.loc}, DataType::U16));
+        }
+        return write(in.operands[0], pack_halves(h[0], h[1]));
+      }
       if (n == 0 || bits / static_cast<int>(n) != 32) return unsupported(in.loc, "mov packing of sub-32-bit elements is not supported yet");
       std::vector<Operand> parts;
       for (auto& e : (*vec)->elements) {
@@ -78,6 +90,15 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
     if (auto* vec = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[0].value)) {
       int bits = isa::type_bits(t);
       size_t n = (*vec)->elements.size();
+      if (bits == 32 && n == 2) {  // mov.b32 {%h0, %h1}, %r
+        ASSIGN_OR_RETURN(int v, read_value(in.operands[1], DataType::U32));
+        for (int k = 0; k < 2; ++k) {
+          int h = isa_op(Opcode::BFE, DataType::U32, DataType::U32,
+                         {Operand::val(v), Operand::immediate(16u * k), Operand::immediate(16)});
+          RETURN_IF_ERROR(write(ptx::OperandSlot{(*vec)->elements[k], false, in.loc}, h));
+        }
+        return ok_status();
+      }
       if (n == 0 || bits / static_cast<int>(n) != 32) return unsupported(in.loc, "mov unpacking into sub-32-bit elements is not supported yet");
       ASSIGN_OR_RETURN(int v, read_value(in.operands[1], t));
       for (size_t k = 0; k < n; ++k)
@@ -147,7 +168,7 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
       b = ext(b);
       ct = s ? DataType::S32 : DataType::U32;
     }
-    if (ct == DataType::F16 || ct == DataType::BF16) return unsupported(in.loc, "setp on f16/bf16 is not supported yet");
+    if (ct == DataType::BF16) return unsupported(in.loc, "setp on bf16 is not supported yet");
     auto mod = [&](CmpOp c2) {
       return static_cast<uint8_t>(static_cast<int>(c2) | (static_cast<int>(bop) << 4));
     };

@@ -210,7 +210,8 @@ Status Lowerer::lower_warp(const ptx::Instruction& in, bool* handled) {
 Status Lowerer::lower_instruction(const ptx::Instruction& in) {
   if (in.opcode == "call") return lower_call(in);
   using Family = Status (Lowerer::*)(const ptx::Instruction&, bool*);
-  static const Family kFamilies[] = {&Lowerer::lower_control, &Lowerer::lower_warp, &Lowerer::lower_memory,
+  static const Family kFamilies[] = {&Lowerer::lower_control, &Lowerer::lower_warp, &Lowerer::lower_collective,
+                                     &Lowerer::lower_memory,
                                      &Lowerer::lower_atomic,  &Lowerer::lower_cvt,  &Lowerer::lower_arith,
                                      &Lowerer::lower_float};
   for (Family fam : kFamilies) {

@@ -12,7 +12,8 @@ Status Lowerer::lower_cvt(const ptx::Instruction& in, bool* handled) {
     if (has(in, "shared")) space = isa::MemSpace::SHARED;
     else if (has(in, "local")) space = isa::MemSpace::LOCAL;
     else if (has(in, "const")) space = isa::MemSpace::CONST;
-    else if (has(in, "param")) return unsupported(in.loc, "cvta.param is not supported yet");
+    // Kernel parameter addresses are offsets of their local copy (Lowerer::param_copy_).
+    else if (has(in, "param")) space = isa::MemSpace::LOCAL;
     else if (!has(in, "global")) return invalid(in.loc, "cvta needs a state space");
     ASSIGN_OR_RETURN(DataType t, inst_type(*this, in));
     ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
@@ -56,6 +57,37 @@ Status Lowerer::lower_cvt(const ptx::Instruction& in, bool* handled) {
     *handled = false;
     return ok_status();
   }
+  if (has(in, "relu") || has(in, "satfinite") || has(in, "rna") || has(in, "bf16x2") || has(in, "e4m3x2") ||
+      has(in, "e5m2x2") || has(in, "tf32")) {
+    std::string form = in.opcode;
+    for (const auto& m : in.modifiers) form += "." + m;
+    return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
+  }
+  uint8_t round = 0;
+  for (const auto& m : in.modifiers) {
+    if (m == "rz" || m == "rzi") round = static_cast<uint8_t>(isa::Round::RZ);
+    if (m == "rm" || m == "rmi") round = static_cast<uint8_t>(isa::Round::RM);
+    if (m == "rp" || m == "rpi") round = static_cast<uint8_t>(isa::Round::RP);
+  }
+  if (has(in, "f16x2")) {
+    // cvt.rnd.f16x2.f32 d, a, b: d = {a converted in the upper half, b in the lower}.
+    RETURN_IF_ERROR(want_operands(in, 3));
+    if (!has(in, "f32")) return invalid(in.loc, "cvt to .f16x2 takes two .f32 sources");
+    int half[2];
+    for (int k = 0; k < 2; ++k) {
+      ASSIGN_OR_RETURN(Operand a, read(in.operands[2 - k], DataType::F32));
+      Inst i;
+      i.op = Op::kIsa;
+      i.isa_op = Opcode::CVT;
+      i.type = DataType::F16;
+      i.type2 = DataType::F32;
+      i.mod = round;
+      i.srcs = {a};
+      i.defs = {f_.new_value(DataType::F16)};
+      half[k] = emit(std::move(i));
+    }
+    return write(in.operands[0], pack_halves(half[0], half[1]));
+  }
   RETURN_IF_ERROR(want_operands(in, 2));
   std::vector<DataType> types;
   for (const auto& m : in.modifiers) {
@@ -64,8 +96,6 @@ Status Lowerer::lower_cvt(const ptx::Instruction& in, bool* handled) {
   }
   if (types.size() != 2) return invalid(in.loc, "cvt needs a destination and a source type");
   DataType dt = arith_type(types[0]), st = arith_type(types[1]);
-  if (dt == DataType::F16 || st == DataType::F16 || dt == DataType::BF16 || st == DataType::BF16)
-    return unsupported(in.loc, "cvt to/from f16/bf16 is not supported yet");
   if (dt == DataType::Pred || st == DataType::Pred) return invalid(in.loc, "cvt does not take predicates");
   uint8_t mod = 0;
   for (const auto& m : in.modifiers) {

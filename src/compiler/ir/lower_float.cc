@@ -18,10 +18,75 @@ uint8_t float_mod(const ptx::Instruction& in) {
 }
 }  // namespace
 
+// .f16 arithmetic uses the ISA's F16 type (a half in the low 16 bits of a register;
+// computed exactly and rounded once, so add/sub/mul/fma are correctly rounded). .f16x2
+// (a .b32 register, element 0 in the low half) runs the F16 operation on each half and
+// packs the results with PRMT; neg/abs flip/clear both sign bits. Deviation: .ftz on
+// .f16 is ignored (the ISA's FTZ flushes F32 only), so f16 subnormals are kept.
+Status Lowerer::lower_half(const ptx::Instruction& in, bool* handled) {
+  *handled = true;
+  const std::string& op = in.opcode;
+  bool x2 = has(in, "f16x2");
+  static const std::pair<const char*, Opcode> kOps[] = {
+      {"add", Opcode::FADD}, {"sub", Opcode::FSUB}, {"mul", Opcode::FMUL}, {"fma", Opcode::FFMA},
+      {"min", Opcode::FMIN}, {"max", Opcode::FMAX}, {"abs", Opcode::FABS}, {"neg", Opcode::FNEG},
+  };
+  Opcode isa = Opcode::NOP;
+  int nsrc = 0;
+  for (auto& [name, o] : kOps)
+    if (op == name) {
+      isa = o;
+      nsrc = o == Opcode::FFMA ? 3 : (o == Opcode::FABS || o == Opcode::FNEG) ? 1 : 2;
+    }
+  std::string form = op;
+  for (const auto& m : in.modifiers) form += "." + m;
+  if (nsrc == 0) return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
+  if (has(in, "NaN") || has(in, "xorsign") || has(in, "relu") || has(in, "oob"))
+    return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
+  RETURN_IF_ERROR(want_operands(in, static_cast<size_t>(nsrc + 1)));
+  uint8_t mod = float_mod(in) & ~isa::kModFtz;
+  std::vector<int> srcs;
+  for (int k = 0; k < nsrc; ++k) {
+    ASSIGN_OR_RETURN(int v, read_value(in.operands[1 + k], x2 ? DataType::U32 : DataType::F16));
+    srcs.push_back(v);
+  }
+  if (!x2) {
+    std::vector<Operand> ops;
+    for (int v : srcs) ops.push_back(Operand::val(v));
+    return write(in.operands[0], isa_op(isa, DataType::F16, DataType::F16, ops, mod));
+  }
+  if (isa == Opcode::FNEG || isa == Opcode::FABS) {
+    bool neg = isa == Opcode::FNEG;
+    return write(in.operands[0], isa_op(neg ? Opcode::XOR : Opcode::AND, DataType::U32, DataType::U32,
+                                        {Operand::val(srcs[0]), Operand::immediate(neg ? 0x80008000u : 0x7fff7fffu)}));
+  }
+  int half[2];
+  for (int h = 0; h < 2; ++h) {
+    std::vector<Operand> ops;
+    for (int v : srcs)
+      ops.push_back(Operand::val(h == 0 ? v : isa_op(Opcode::SHR, DataType::U32, DataType::U32, {Operand::val(v), Operand::immediate(16)})));
+    half[h] = isa_op(isa, DataType::F16, DataType::F16, ops, mod);
+  }
+  return write(in.operands[0], pack_halves(half[0], half[1]));
+}
+
+int Lowerer::pack_halves(int lo, int hi) {
+  // Bytes 0-1 from lo, bytes 2-3 from hi's bytes 0-1 (PRMT bytes 4-5).
+  int sel = constant(DataType::U32, 0x5410);
+  return isa_op(Opcode::PRMT, DataType::U32, DataType::U32, {Operand::val(lo), Operand::val(hi), Operand::val(sel)});
+}
+
 Status Lowerer::lower_float(const ptx::Instruction& in, bool* handled) {
   *handled = true;
   const std::string& op = in.opcode;
+  if (has(in, "bf16x2") || ((op != "cvt" && op != "mov" && op != "ld" && op != "st") && has(in, "bf16"))) {
+    std::string form = op;
+    for (const auto& m : in.modifiers) form += "." + m;
+    return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
+  }
+  if (has(in, "f16x2")) return lower_half(in, handled);
   ASSIGN_OR_RETURN(DataType t, inst_type(*this, in));
+  if (t == DataType::F16) return lower_half(in, handled);
   if (t != DataType::F32 && t != DataType::F64) {
     *handled = false;
     return ok_status();

@@ -156,6 +156,15 @@ uint64_t Lowerer::shared_offset_of(const std::string& name) {
   return off;
 }
 
+uint64_t Lowerer::param_copy_offset() {
+  if (param_copy_ < 0) {
+    local_top_ = align_up(local_top_, 16);
+    param_copy_ = static_cast<int64_t>(local_top_);
+    local_top_ += info_.param_bytes;
+  }
+  return static_cast<uint64_t>(param_copy_);
+}
+
 void Lowerer::branch(int target) {
   Inst i;
   i.op = Op::kBranch;
@@ -424,6 +433,35 @@ StatusOr<LoweredKernel> Lowerer::run(const ptx::Function& kernel) {
   Inst exit;
   exit.op = Op::kExit;
   emit(exit);
+  if (param_copy_ >= 0) {
+    // Some parameter's address escapes: copy c[0] to the thread's local copy at entry
+    // (words, then bytes for a tail that is not a whole word).
+    Inst to_body = std::move(f_.blocks[entry].insts.back());
+    f_.blocks[entry].insts.pop_back();
+    start_block(entry);
+    for (uint32_t off = 0; off < info_.param_bytes;) {
+      uint32_t n = info_.param_bytes - off >= 4 ? 4 : 1;
+      DataType t = n == 4 ? DataType::U32 : DataType::U8;
+      Inst ld;
+      ld.op = Op::kIsa;
+      ld.isa_op = Opcode::LDC;
+      ld.type = t;
+      ld.imm = off;
+      ld.srcs = {Operand::immediate(0)};
+      ld.defs = {f_.new_value(DataType::U32)};
+      int v = emit(std::move(ld));
+      Inst st;
+      st.op = Op::kIsa;
+      st.isa_op = Opcode::ST;
+      st.space = isa::MemSpace::LOCAL;
+      st.type = t;
+      st.imm = static_cast<uint64_t>(param_copy_) + off;
+      st.srcs = {Operand::immediate(0), Operand::val(v)};
+      emit(std::move(st));
+      off += n;
+    }
+    f_.blocks[entry].insts.push_back(std::move(to_body));
+  }
   ssa_.finish();
   // Dynamic shared memory starts after the static variables, aligned to 16 (or more).
   uint64_t dyn_align = 16;

@@ -169,11 +169,21 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
     elems.push_back(data);
   }
 
+  // ld.param through a register: the register holds a kernel parameter's address,
+  // which is an offset in the thread's local copy of the parameters (param_copy_).
+  if (acc.is_param) {
+    auto* a = std::get_if<ptx::AddressOperand>(&mem.value);
+    if (a && (a->base_is_reg || a->base.empty())) {
+      if (is_st) return unsupported(in.loc, "st.param through a register address is not supported yet");
+      param_copy_offset();
+      acc.is_param = false;
+      acc.space = MemSpace::LOCAL;
+    }
+  }
   // Parameters.
   if (acc.is_param) {
     auto* a = std::get_if<ptx::AddressOperand>(&mem.value);
-    if (!a || a->base_is_reg || a->base.empty())
-      return unsupported(in.loc, "ld/st.param through a register address is not supported yet");
+    if (!a) return invalid(in.loc, "expected a memory operand [address]");
     const ScopedVar* sv = find_scoped(a->base);
     if (!sv) return invalid(in.loc, "unknown parameter '" + a->base + "'");
     for (int k = 0; k < vec; ++k) {
@@ -233,7 +243,6 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
   mem_order(in, &sem, &scope, false);
   int total = elem * vec;
   if (total > 16) return unsupported(in.loc, "accesses wider than 16 bytes are not supported yet");
-  if (vec > 1 && elem < 4) return unsupported(in.loc, "vector accesses of 8/16-bit elements are not supported yet");
   MemSpace space = acc.is_const_bank ? MemSpace::CONST : acc.space;
   ASSIGN_OR_RETURN(MemAddr addr, mem_address(*this, in, mem, space, acc.is_const_bank));
   DataType wt = mem_type(total, isa::type_is_signed(t) && vec == 1);
@@ -262,6 +271,21 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
     i.defs = {f_.new_value(vt)};
     int v = emit(std::move(i));
     if (vec == 1) return write(elems[0], v);
+    if (elem < 4) {
+      // Narrow elements arrive packed (the access is naturally aligned to its whole
+      // size): element k is bits [8 * elem * k, +8 * elem) of the loaded value,
+      // extended by the element type's signedness.
+      DataType et = loaded_type(t, elem);
+      for (int k = 0; k < vec; ++k) {
+        int bit = 8 * elem * k;
+        int word = total > 4 ? extract(v, bit / 32) : v;
+        int part = isa_op(Opcode::BFE, et, et,
+                          {Operand::val(word), Operand::immediate(static_cast<uint64_t>(bit % 32)),
+                           Operand::immediate(static_cast<uint64_t>(8 * elem))});
+        RETURN_IF_ERROR(write(elems[k], part));
+      }
+      return ok_status();
+    }
     for (int k = 0; k < vec; ++k) {
       int part;
       if (elem == 4) part = extract(v, k);
@@ -275,6 +299,27 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
   if (vec == 1) {
     ASSIGN_OR_RETURN(Operand o, read(elems[0], t));
     value = o;
+  } else if (elem < 4) {
+    // Pack the narrow elements into 32-bit words (BFI keeps only each element's width).
+    std::vector<Operand> words;
+    int word = kNoValue;
+    for (int k = 0; k < vec; ++k) {
+      ASSIGN_OR_RETURN(Operand o, read(elems[k], t));
+      if (!o.is_imm() && reg_class(f_.type_of(o.value)) == RegClass::k64) o = Operand::val(low32(o.value));
+      int bit = (8 * elem * k) % 32;
+      uint64_t field = static_cast<uint64_t>(bit) | (static_cast<uint64_t>(8 * elem) << 8);
+      if (bit == 0) {
+        uint64_t mask = elem == 1 ? 0xffu : 0xffffu;
+        if (o.is_imm()) word = constant(DataType::U32, o.imm & mask);
+        else word = isa_op(Opcode::AND, DataType::U32, DataType::U32, {o, Operand::immediate(mask)});
+      } else {
+        int src = o.is_imm() ? constant(DataType::U32, o.imm) : o.value;
+        word = isa_op(Opcode::BFI, DataType::U32, DataType::U32,
+                      {Operand::val(src), Operand::immediate(0), Operand::val(word)}, 0, field);
+      }
+      if (bit + 8 * elem == 32 || k == vec - 1) words.push_back(Operand::val(word));
+    }
+    value = words.size() == 1 ? words[0] : Operand::val(pack(words.size() == 2 ? DataType::U64 : DataType::B128, words));
   } else {
     std::vector<Operand> parts;
     for (int k = 0; k < vec; ++k) {

@@ -49,6 +49,7 @@ StatusOr<Operand> Lowerer::symbol_address(const ptx::SymbolOperand& s, DataType 
       return Operand::immediate(v->offset + add);
     }
     if (v->space == "local") return Operand::immediate(v->offset + add);
+    if (v->space == "param") return Operand::immediate(param_copy_offset() + v->offset + add);
     return unsupported(loc, "taking the address of parameter '" + s.name + "' is not supported yet");
   }
   auto it = prog_.vars.find(s.name);
@@ -130,7 +131,10 @@ StatusOr<Operand> Lowerer::read(const ptx::OperandSlot& s, DataType t) {
   }
   if (auto* i = std::get_if<ptx::ImmInt>(&s.value)) {
     uint64_t b = static_cast<uint64_t>(i->value);
-    if (isa::type_is_float(t)) {
+    if (t == DataType::F16 || t == DataType::BF16) {
+      // A half has no PTX literal form: an integer literal gives its bits (0x3c00 = 1.0).
+      b &= 0xffffu;
+    } else if (isa::type_is_float(t)) {
       // An integer literal used as a float operand means its value.
       if (t == DataType::F64) {
         double d = static_cast<double>(i->value);
@@ -148,6 +152,8 @@ StatusOr<Operand> Lowerer::read(const ptx::OperandSlot& s, DataType t) {
     return Operand::immediate(b);
   }
   if (auto* f = std::get_if<ptx::ImmFloat>(&s.value)) {
+    if (t == DataType::F16 || t == DataType::BF16)
+      return unsupported(loc, "floating-point literals for ." + std::string(isa::type_name(t)) + " are not supported yet");
     if (!isa::type_is_float(t)) {
       if (bits == 32) return Operand::immediate(float_bits_for(*f, DataType::F32));
       if (bits == 64) return Operand::immediate(float_bits_for(*f, DataType::F64));

@@ -79,11 +79,14 @@ class Lowerer {
   Status lower_instruction(const ptx::Instruction& in);
   Status lower_arith(const ptx::Instruction& in, bool* handled);    // lower_arith.cc
   Status lower_float(const ptx::Instruction& in, bool* handled);    // lower_float.cc
+  Status lower_half(const ptx::Instruction& in, bool* handled);     // lower_float.cc: .f16, .f16x2
+  int pack_halves(int lo, int hi);  // .b32 = {lo[15:0], hi[15:0]}
   Status lower_cvt(const ptx::Instruction& in, bool* handled);      // lower_cvt.cc
   Status lower_memory(const ptx::Instruction& in, bool* handled);   // lower_memory.cc
   Status lower_atomic(const ptx::Instruction& in, bool* handled);   // lower_memory.cc
   Status lower_control(const ptx::Instruction& in, bool* handled);  // lower_control.cc
   Status lower_warp(const ptx::Instruction& in, bool* handled);     // lower_control.cc
+  Status lower_collective(const ptx::Instruction& in, bool* handled);  // lower_collective.cc
   Status lower_call(const ptx::Instruction& in);                    // lower_kernel.cc
 
   // Modifier helpers.
@@ -107,6 +110,12 @@ class Lowerer {
   std::map<std::string, uint64_t> module_shared_;  // module-scope shared var -> offset
   bool uses_dynamic_shared_ = false;
   uint32_t max_barrier_ = 0;
+  // Kernel parameters whose address escapes (mov r, param / cvta.param) are read through
+  // a per-thread copy of the whole parameter block in local memory, made at entry; this
+  // is its local offset (-1: no copy needed). A parameter's "param-space address" is then
+  // its local offset, and cvta.param converts it like a local address.
+  int64_t param_copy_ = -1;
+  uint64_t param_copy_offset();
 
  private:
   Status lower_body(const ptx::Function& fn);

@@ -22,12 +22,22 @@ StatusOr<hw::sim::FaultRecord> PtxExec::run(const std::string& name, Dim grid, D
   const sxbin::KernelDesc* k = bin_.find_kernel(name);
   if (!k) return error(Code::kNotFound, "no kernel " + name);
   if (params.size() != k->params.size()) return error(Code::kInvalidValue, "wrong parameter count");
-  std::vector<uint32_t> words((k->param_bytes + 3) / 4 + 1, 0);
+  std::vector<uint8_t> bytes(k->param_bytes, 0);
   for (size_t i = 0; i < params.size(); ++i) {
     const sxbin::ParamDesc& p = k->params[i];
     if (p.size > 8) return error(Code::kInvalidValue, "parameter wider than 8 bytes");
-    std::memcpy(reinterpret_cast<uint8_t*>(words.data()) + p.offset, &params[i], p.size);
+    std::memcpy(bytes.data() + p.offset, &params[i], p.size);
   }
+  return run_with_param_block(name, grid, block, bytes);
+}
+
+StatusOr<hw::sim::FaultRecord> PtxExec::run_with_param_block(const std::string& name, Dim grid, Dim block,
+                                                             const std::vector<uint8_t>& block_bytes) {
+  const sxbin::KernelDesc* k = bin_.find_kernel(name);
+  if (!k) return error(Code::kNotFound, "no kernel " + name);
+  if (block_bytes.size() != k->param_bytes) return error(Code::kInvalidValue, "wrong parameter block size");
+  std::vector<uint32_t> words((k->param_bytes + 3) / 4 + 1, 0);
+  std::memcpy(words.data(), block_bytes.data(), block_bytes.size());
   std::vector<uint8_t> code(bin_.code.begin() + static_cast<std::ptrdiff_t>(k->code_offset),
                             bin_.code.begin() + static_cast<std::ptrdiff_t>(k->code_offset + k->code_size));
   hw::sim::testing::LaunchOptions opts;

@@ -25,6 +25,10 @@ class PtxExec {
   // parameter, written little-endian at its offset with its declared size.
   StatusOr<hw::sim::FaultRecord> run(const std::string& name, Dim grid, Dim block,
                                      const std::vector<uint64_t>& params);
+  // Runs kernel `name` with the parameter block given byte for byte (for by-value
+  // aggregates); it must be exactly the kernel's param_bytes long.
+  StatusOr<hw::sim::FaultRecord> run_with_param_block(const std::string& name, Dim grid, Dim block,
+                                                      const std::vector<uint8_t>& block_bytes);
 
   const sxbin::Binary& binary() const { return bin_; }
   // The kernel's code as Strata assembly (for failure messages).

@@ -178,6 +178,18 @@ TEST_F(StrataCli, AsmReportsBadSource) {
   EXPECT_NE(r.err.find("bad.sxasm"), std::string::npos) << r.err;
 }
 
+TEST_F(StrataCli, DisasmListsEveryKernelOfABinary) {
+  fs::path out = dir_ / "kernels.sxbin";
+  Result r = strata("cc " + std::string(STRATA_BENCH_PTX) + " -o " + out.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Result text = strata("disasm " + out.string());
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("// kernel alu_bound: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("// kernel triad: "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("LDC"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("EXIT"), std::string::npos) << text.out;
+}
+
 TEST_F(StrataCli, DisasmRejectsTruncatedWords) {
   fs::path bytes = write("odd.bin", std::string(17, '\0'));
   Result r = strata("disasm " + bytes.string());

@@ -120,6 +120,19 @@ uint8_t* resolve_one_page(ExecContext& c, const DecodedInst& in, uint32_t m, boo
   return p;
 }
 
+// Host pointer of lane l's access: from the warp's one-page translation when there is
+// one, else translated alone. nullptr after raising the lane's fault.
+template <uint32_t kBytes>
+inline uint8_t* lane_pointer(ExecContext& c, const DecodedInst& in, int l, bool write,
+                             uint8_t* page, const uint64_t* addrs, uint64_t lo) {
+  if (page != nullptr) return page + (addrs[l] - lo);
+  const uint64_t addr = lane_address(c, in, l);
+  FaultKind fault = FaultKind::kNone;
+  uint8_t* p = resolve_address(c, in.inst.space, addr, kBytes, write, l, &fault);
+  if (p == nullptr) raise_fault(c, fault, addr, l);
+  return p;
+}
+
 // LD: 1/2-byte loads extend by the type's signedness into the 32-bit register.
 template <uint32_t kBytes>
 void h_ld(ExecContext& c, const DecodedInst& in, uint32_t m) {
@@ -131,18 +144,8 @@ void h_ld(ExecContext& c, const DecodedInst& in, uint32_t m) {
   uint8_t* const page = resolve_one_page<kBytes>(c, in, m, /*write=*/false, addrs, &lo);
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
-    uint8_t* p;
-    if (page != nullptr) {
-      p = page + (addrs[l] - lo);
-    } else {
-      const uint64_t addr = lane_address(c, in, l);
-      FaultKind fault = FaultKind::kNone;
-      p = resolve_address(c, in.inst.space, addr, kBytes, /*write=*/false, l, &fault);
-      if (p == nullptr) {
-        raise_fault(c, fault, addr, l);
-        return;
-      }
-    }
+    uint8_t* const p = lane_pointer<kBytes>(c, in, l, /*write=*/false, page, addrs, lo);
+    if (p == nullptr) return;
     if constexpr (kBytes == 1) {
       const uint8_t v = load_ordered<uint8_t>(p, sem);
       d[l] = sign ? static_cast<uint32_t>(static_cast<int8_t>(v)) : v;
@@ -172,18 +175,8 @@ void h_st(ExecContext& c, const DecodedInst& in, uint32_t m) {
   uint8_t* const page = resolve_one_page<kBytes>(c, in, m, /*write=*/true, addrs, &lo);
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
-    uint8_t* p;
-    if (page != nullptr) {
-      p = page + (addrs[l] - lo);
-    } else {
-      const uint64_t addr = lane_address(c, in, l);
-      FaultKind fault = FaultKind::kNone;
-      p = resolve_address(c, in.inst.space, addr, kBytes, /*write=*/true, l, &fault);
-      if (p == nullptr) {
-        raise_fault(c, fault, addr, l);
-        return;
-      }
-    }
+    uint8_t* const p = lane_pointer<kBytes>(c, in, l, /*write=*/true, page, addrs, lo);
+    if (p == nullptr) return;
     if constexpr (kBytes == 1) {
       store_ordered<uint8_t>(p, static_cast<uint8_t>(b[l]), sem);
     } else if constexpr (kBytes == 2) {

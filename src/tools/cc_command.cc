@@ -1,4 +1,8 @@
 // strata cc <in.ptx | cuda binary> -o out.sxbin: ahead-of-time PTX compilation.
+// strata cc --precompile <cuda binary>: compiles every module the runtime would load for
+// the configured device (STRATA_ARCH) into the JIT cache (STRATA_CACHE_DIR), under the
+// key the driver computes (src/cuda/driver/module_image.cc jit_compile), so that the
+// program's first run finds them there.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -7,8 +11,13 @@
 #include <string>
 
 #include "compiler/compiler.h"
+#include "compiler/jit/cache.h"
+#include "compiler/jit/cache_key.h"
+#include "compiler/sxbin/sxbin.h"
 #include "cuda/fatbin/fatbin.h"
 #include "cuda/fatbin/ptx_select.h"
+#include "hw/config/arch_config.h"
+#include "tools/app_modules.h"
 #include "tools/commands.h"
 #include "tools/elf_inspect.h"
 #include "tools/file_io.h"
@@ -21,6 +30,9 @@ struct CcOptions {
   std::string output;
   std::string compute_capability = "8.0";
   int opt_level = 2;
+  bool precompile = false;
+  bool opt_level_given = false;
+  bool compute_capability_given = false;
 };
 
 StatusOr<std::pair<int, int>> parse_cc(const std::string& text) {
@@ -76,6 +88,79 @@ int compile(const CcOptions& options) {
   return 0;
 }
 
+// The driver's JIT cache key for `sources` (module_image.cc jit_compile: the PTX texts,
+// the compiler's build id, the arch config's content hash, "O<level>" of the default
+// CompileOptions, which is what the driver compiles with).
+std::string driver_cache_key(const std::vector<compiler::PtxSource>& sources,
+                             const hw::ArchConfig& arch) {
+  std::vector<std::string> texts;
+  texts.reserve(sources.size());
+  for (const compiler::PtxSource& source : sources) texts.push_back(source.text);
+  return jit::make_cache_key(texts, compiler::compiler_build_id(), arch.content_hash,
+                             fmt::format("O{}", compiler::CompileOptions{}.opt_level));
+}
+
+int precompile(const CcOptions& options) {
+  if (options.opt_level_given || options.compute_capability_given || !options.output.empty()) {
+    fmt::print(stderr,
+               "strata cc: --precompile takes no -o, -O or --compute-capability: it compiles "
+               "what the JIT would, for the configured device (STRATA_ARCH)\n");
+    return 2;
+  }
+  auto arch = hw::load_arch_config_from_env();
+  if (!arch.ok()) {
+    fmt::print(stderr, "strata cc: {}\n", arch.status().message());
+    return 1;
+  }
+  auto elf = ElfFile::read(options.input);
+  if (!elf.ok()) {
+    fmt::print(stderr, "strata cc: {}\n", elf.status().message());
+    return 1;
+  }
+  auto modules = app_modules(*elf, static_cast<int>(arch->compute_major),
+                             static_cast<int>(arch->compute_minor));
+  if (!modules.ok()) {
+    fmt::print(stderr, "strata cc: {}: {}\n", options.input, modules.status().message());
+    return 1;
+  }
+  jit::JitCache cache = jit::JitCache::from_environment();
+  if (!cache.enabled()) {
+    fmt::print(stderr, "strata cc: the JIT cache is disabled (set STRATA_CACHE_DIR or HOME)\n");
+    return 1;
+  }
+  fmt::print("{}: {} module(s) for {} (compute capability {}.{}), cache {}\n", options.input,
+             modules->size(), arch->source_path, arch->compute_major, arch->compute_minor,
+             cache.directory().string());
+  int failures = 0;
+  for (const AppModule& module : *modules) {
+    if (!module.error.ok()) {
+      fmt::print(stderr, "strata cc: {}: {}\n", module.name, module.error.message());
+      ++failures;
+      continue;
+    }
+    const std::string key = driver_cache_key(module.sources, *arch);
+    auto cached = cache.lookup(key);
+    if (cached.ok() && cached->has_value() && sxbin::read_sxbin(**cached).ok()) {
+      fmt::print("  {}: already cached ({})\n", module.name, key);
+      continue;
+    }
+    auto binary = compiler::compile_ptx(module.sources, compiler::CompileOptions{});
+    if (!binary.ok()) {
+      fmt::print(stderr, "strata cc: {}: {}\n", module.name, binary.status().message());
+      ++failures;
+      continue;
+    }
+    Status stored = cache.store(key, *binary);
+    if (!stored.ok()) {
+      fmt::print(stderr, "strata cc: {}: cannot store: {}\n", module.name, stored.message());
+      ++failures;
+      continue;
+    }
+    fmt::print("  {}: compiled, {} bytes, cached ({})\n", module.name, binary->size(), key);
+  }
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 void add_cc_command(CLI::App& app, int* exit_code) {
@@ -83,12 +168,26 @@ void add_cc_command(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand(
       "cc", "Compile PTX (a .ptx file, or the PTX inside a CUDA binary) to a Strata binary");
   sub->add_option("input", options->input, "PTX file or CUDA executable")->required();
-  sub->add_option("-o,--output", options->output, "output .sxbin")->required();
-  sub->add_option("--compute-capability", options->compute_capability,
-                  "device whose PTX to pick from a CUDA binary (default 8.0)");
-  sub->add_option("-O", options->opt_level, "optimisation level (0-3)")
-      ->check(CLI::Range(0, 3));
-  sub->callback([options, exit_code] { *exit_code = compile(*options); });
+  sub->add_option("-o,--output", options->output, "output .sxbin (required without --precompile)");
+  CLI::Option* cc = sub->add_option("--compute-capability", options->compute_capability,
+                                    "device whose PTX to pick from a CUDA binary (default 8.0)");
+  CLI::Option* opt = sub->add_option("-O", options->opt_level, "optimisation level (0-3)")
+                         ->check(CLI::Range(0, 3));
+  sub->add_flag("--precompile", options->precompile,
+                "compile every module of a CUDA program into the JIT cache, for the device "
+                "STRATA_ARCH configures, so that its first run needs no JIT compilation");
+  sub->callback([options, exit_code, cc, opt] {
+    options->compute_capability_given = cc->count() > 0;
+    options->opt_level_given = opt->count() > 0;
+    if (options->precompile) {
+      *exit_code = precompile(*options);
+    } else if (options->output.empty()) {
+      fmt::print(stderr, "strata cc: -o is required (or --precompile)\n");
+      *exit_code = 2;
+    } else {
+      *exit_code = compile(*options);
+    }
+  });
 }
 
 }  // namespace strata::tools

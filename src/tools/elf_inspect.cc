@@ -71,6 +71,7 @@ Status ElfFile::load() {
     Section s;
     const Elf64_Shdr& names = headers[header.e_shstrndx];
     s.name = string_at(bytes_, names.sh_offset, names.sh_size, sh.sh_name);
+    s.address = sh.sh_addr;
     s.offset = sh.sh_offset;
     s.size = sh.sh_size;
     s.has_bits = sh.sh_type != SHT_NOBITS && in_bounds(bytes_, sh.sh_offset, sh.sh_size);
@@ -87,6 +88,15 @@ Status ElfFile::load() {
         if (dyn.d_tag == DT_NULL) break;
         if (dyn.d_tag == DT_NEEDED) {
           needed_.push_back(string_at(bytes_, strings.offset, strings.size, dyn.d_un.d_val));
+        }
+      }
+    }
+    if (sh.sh_type == SHT_RELA && sections_[i].has_bits) {
+      for (uint64_t off = 0; off + sizeof(Elf64_Rela) <= sh.sh_size; off += sizeof(Elf64_Rela)) {
+        Elf64_Rela rela;
+        read_at(bytes_, sh.sh_offset + off, &rela);
+        if (ELF64_R_TYPE(rela.r_info) == R_X86_64_RELATIVE) {
+          relative_relocations_[rela.r_offset] = static_cast<uint64_t>(rela.r_addend);
         }
       }
     }
@@ -116,6 +126,38 @@ std::span<const uint8_t> ElfFile::section(std::string_view name) const {
     if (s.name == name && s.has_bits) return {bytes_.data() + s.offset, s.size};
   }
   return {};
+}
+
+std::pair<uint64_t, uint64_t> ElfFile::section_addresses(std::string_view name) const {
+  for (const Section& s : sections_) {
+    if (s.name == name) return {s.address, s.address + s.size};
+  }
+  return {0, 0};
+}
+
+std::span<const uint8_t> ElfFile::bytes_at(uint64_t address) const {
+  for (const Section& s : sections_) {
+    if (!s.has_bits || s.address == 0 || address < s.address || address - s.address >= s.size) {
+      continue;
+    }
+    uint64_t skip = address - s.address;
+    return {bytes_.data() + s.offset + skip, s.size - skip};
+  }
+  return {};
+}
+
+StatusOr<uint64_t> ElfFile::pointer_at(uint64_t address) const {
+  if (auto it = relative_relocations_.find(address); it != relative_relocations_.end()) {
+    return it->second;
+  }
+  std::span<const uint8_t> bytes = bytes_at(address);
+  if (bytes.size() < sizeof(uint64_t)) {
+    return error(Code::kInvalidImage,
+                 fmt::format("{}: no pointer stored at address {:#x}", name_, address));
+  }
+  uint64_t value;
+  std::memcpy(&value, bytes.data(), sizeof(value));
+  return value;
 }
 
 }  // namespace strata::tools

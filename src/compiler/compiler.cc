@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <map>
+#include <set>
+
 #include "compiler/build_id.h"
 #include "compiler/ir/lower.h"
 #include "compiler/passes/passes.h"
@@ -40,6 +44,111 @@ Status optimise(ir::Function& f, const CompileOptions& options) {
   return ok_status();
 }
 
+// One separately compiled piece of code: a kernel or a called function.
+struct Unit {
+  std::string name;
+  ir::KernelInfo info;
+  sx::CodegenResult cg;
+};
+
+StatusOr<Unit> compile_unit(const ir::LinkedProgram& program, const ptx::Function& fn, bool is_function,
+                            std::vector<std::string>* symbols, const CompileOptions& options) {
+  ASSIGN_OR_RETURN(ir::LoweredKernel k, is_function ? ir::lower_function(program, fn, symbols)
+                                                    : ir::lower_kernel(program, fn, symbols));
+  RETURN_IF_ERROR(optimise(k.function, options));
+  ASSIGN_OR_RETURN(sx::CodegenResult cg, sx::generate(std::move(k.function), *symbols, k.info.local_bytes, is_function));
+  return Unit{fn.name, std::move(k.info), std::move(cg)};
+}
+
+// Per-thread stack reserved for frames when the call graph has a cycle (recursion).
+// CUDA's default cudaLimitStackSize is 1 KiB, but a Strata frame saves every register
+// its function allocates (docs/abi.md), so frames are a few times larger than NVIDIA's:
+// 4 KiB gives about the recursion depth 1 KiB gives there.
+constexpr uint64_t kRecursionStackBytes = 4096;
+
+// The stack the called frames of unit 0 (the kernel) need at most: the deepest chain of
+// frames, or kRecursionStackBytes when a chain can repeat. An indirect call may reach any
+// function whose address the kernel's code takes.
+uint64_t call_stack_bytes(const std::vector<Unit>& units) {
+  std::map<std::string, size_t> index;
+  std::set<std::string> address_taken;
+  for (size_t u = 0; u < units.size(); ++u) {
+    index[units[u].name] = u;
+    address_taken.insert(units[u].info.address_taken.begin(), units[u].info.address_taken.end());
+  }
+  auto edges = [&](size_t u) {
+    std::set<size_t> out;
+    for (const auto& [pc, name] : units[u].cg.relocs)
+      if (units[u].cg.code[pc].op == isa::Opcode::CALL) out.insert(index.at(name));
+    if (units[u].info.indirect_calls)
+      for (const std::string& n : address_taken) out.insert(index.at(n));
+    return out;
+  };
+  // Depth-first: 0 unvisited, 1 on the path, 2 done (depth known).
+  std::vector<int> state(units.size(), 0);
+  std::vector<uint64_t> depth(units.size(), 0);
+  bool cycle = false;
+  std::function<void(size_t)> visit = [&](size_t u) {
+    state[u] = 1;
+    uint64_t deepest = 0;
+    for (size_t v : edges(u)) {
+      if (state[v] == 1) cycle = true;
+      if (state[v] == 0) visit(v);
+      deepest = std::max(deepest, depth[v]);
+    }
+    depth[u] = deepest + (u == 0 ? 0 : units[u].cg.frame_bytes);
+    state[u] = 2;
+  };
+  visit(0);
+  return cycle ? kRecursionStackBytes : depth[0];
+}
+
+// Compiles kernel `fn` and every function its code calls or points to, lays the
+// functions' code after the kernel's (function addresses are instruction indices in the
+// kernel's code: docs/abi.md) and sizes the local memory for the frames.
+StatusOr<Unit> compile_kernel(const ir::LinkedProgram& program, const ptx::Function& fn,
+                              std::vector<std::string>* symbols, const CompileOptions& options) {
+  std::vector<Unit> units;
+  ASSIGN_OR_RETURN(Unit kernel, compile_unit(program, fn, false, symbols, options));
+  units.push_back(std::move(kernel));
+  std::set<std::string> queued;
+  for (size_t u = 0; u < units.size(); ++u) {
+    std::set<std::string> callees = units[u].info.callees;
+    for (const std::string& name : callees) {
+      if (!queued.insert(name).second) continue;
+      ASSIGN_OR_RETURN(Unit f, compile_unit(program, *program.functions.at(name), true, symbols, options));
+      units.push_back(std::move(f));
+    }
+  }
+  if (units.size() == 1) return std::move(units[0]);
+  Unit& out = units[0];
+  std::map<std::string, uint32_t> start;
+  std::vector<size_t> base(units.size());
+  size_t size = out.cg.code.size();
+  for (size_t u = 1; u < units.size(); ++u) {
+    base[u] = size;
+    start[units[u].name] = static_cast<uint32_t>(size);
+    size += units[u].cg.code.size();
+  }
+  uint64_t stack = call_stack_bytes(units);
+  for (size_t u = 0; u < units.size(); ++u) {
+    sx::CodegenResult& cg = units[u].cg;
+    for (const auto& [pc, name] : cg.relocs) cg.code[pc].imm = start.at(name);
+    if (u == 0) continue;
+    for (isa::Inst& i : cg.code)
+      if (i.op == isa::Opcode::BRA || i.op == isa::Opcode::BSSY) i.imm += static_cast<uint32_t>(base[u]);
+    for (sxbin::LineEntry& l : cg.lines) l.inst_index += static_cast<uint32_t>(base[u]);
+    out.cg.code.insert(out.cg.code.end(), cg.code.begin(), cg.code.end());
+    out.cg.lines.insert(out.cg.lines.end(), cg.lines.begin(), cg.lines.end());
+    out.cg.regs_used = std::max(out.cg.regs_used, cg.regs_used);
+    out.info.num_barriers = std::max(out.info.num_barriers, units[u].info.num_barriers);
+  }
+  const uint64_t local = uint64_t{out.cg.frame_bytes} + stack;
+  if (local > 0xffffffull) return error(Code::kNotSupported, fmt::format("kernel '{}': call stack too large", fn.name));
+  out.cg.local_bytes = static_cast<uint32_t>(local);
+  return std::move(out);
+}
+
 }  // namespace
 
 StatusOr<std::vector<uint8_t>> compile_ptx(const std::vector<PtxSource>& sources, const CompileOptions& options) {
@@ -61,9 +170,8 @@ StatusOr<std::vector<uint8_t>> compile_ptx(const std::vector<PtxSource>& sources
     for (const ptx::Function& fn : m->functions) {
       if (!fn.is_entry || !fn.has_body) continue;
       if (program.functions.at(fn.name) != &fn) continue;
-      ASSIGN_OR_RETURN(ir::LoweredKernel k, ir::lower_kernel(program, fn, &symbols));
-      RETURN_IF_ERROR(optimise(k.function, options));
-      ASSIGN_OR_RETURN(sx::CodegenResult cg, sx::generate(std::move(k.function), symbols, k.info.local_bytes));
+      ASSIGN_OR_RETURN(Unit k, compile_kernel(program, fn, &symbols, options));
+      sx::CodegenResult& cg = k.cg;
       for (const isa::Inst& inst : cg.code) {
         Status v = isa::validate(inst);
         if (!v.ok())

@@ -32,9 +32,10 @@ enum class Op : uint8_t {
   kSymAddr,     // defs[0] (64-bit) = GPU VA of symbol `symbol` (via c[1]) + imm
   kSharedBase,  // defs[0] (64-bit) = generic address of shared offset 0
   kLocalBase,   // defs[0] (64-bit) = generic address of local offset 0
+  kStackPointer,  // defs[0] (32-bit) = local offset of the current frame (docs/abi.md)
   kBranch,      // goto succs[0]
   kCondBranch,  // if (srcs[0] xor negate) goto succs[0] else succs[1]; `uniform` if warp-uniform
-  kExit,        // the thread exits
+  kExit,        // the thread exits; imm 1: returns from a called function instead
 };
 
 // An operand: a value, or raw immediate bits. For predicate operands an immediate
@@ -65,7 +66,10 @@ struct Inst {
   uint64_t imm = 0;
   bool negate = false;       // kCondBranch: branch when the predicate is false; ISA: ps negated
   bool uniform = false;      // kCondBranch: bra.uni
-  std::string symbol;        // kSymAddr
+  // kSymAddr: the symbol. kConst "@func:NAME": the code address of function NAME.
+  // kIsa CALL "@func:NAME": a direct call. LD/ST LOCAL "@out": imm is relative to the
+  // end of the current frame (a callee's frame: arguments and results, docs/abi.md).
+  std::string symbol;
   std::vector<int> succs;    // terminators
   int ptx_line = 0;          // source line of the PTX instruction it came from
   int loc_file = 0, loc_line = 0, loc_col = 0;  // .loc in effect

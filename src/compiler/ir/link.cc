@@ -173,6 +173,7 @@ StatusOr<LinkedProgram> link_modules(const std::vector<const ptx::Module*>& modu
     std::copy(init.begin(), init.end(), p.const_init.begin() + static_cast<ptrdiff_t>(v.const_offset));
   }
   while (!p.const_init.empty() && p.const_init.back() == 0) p.const_init.pop_back();
+  p.calls = build_call_graph(p);
   return p;
 }
 

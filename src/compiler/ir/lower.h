@@ -2,17 +2,20 @@
 //
 // Semantic errors in the PTX -> Code::kInvalidPtx "source:line:col: message"; valid
 // PTX that Strata cannot compile yet -> Code::kNotSupported naming the instruction or
-// form. .func calls are inlined (recursion is kNotSupported). Calls to __assertfail
+// form. .func calls are inlined, except calls to recursive functions and indirect calls,
+// which become real calls to separately lowered functions (lower_function; docs/abi.md). Calls to __assertfail
 // become TRAP 1. PTX registers become SSA values (Braun et al.'s on-the-fly SSA
 // construction, ssa_builder.h).
 #pragma once
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
+#include "compiler/ir/call_graph.h"
 #include "compiler/ir/ir.h"
 #include "compiler/ptx/ast.h"
 
@@ -36,6 +39,7 @@ struct LinkedProgram {
   std::map<std::string, ModuleVar> vars;
   uint64_t const_bank_size = 0;
   std::vector<uint8_t> const_init;
+  CallGraph calls;  // filled by link_modules
 };
 
 // Resolves .extern/.weak/.visible functions and variables across modules and lays out
@@ -54,6 +58,13 @@ struct KernelInfo {
   uint32_t max_threads = 0;
   uint32_t reqntid[3] = {0, 0, 0};
   uint32_t num_barriers = 0;
+  // Real calls (docs/abi.md): the .func bodies this code needs compiled beside it
+  // (direct non-inlined callees and functions whose address it takes), whether it makes
+  // indirect calls, and whether it calls at all.
+  std::set<std::string> callees;
+  std::set<std::string> address_taken;
+  bool indirect_calls = false;
+  bool makes_calls = false;
 };
 
 struct LoweredKernel {
@@ -65,6 +76,11 @@ struct LoweredKernel {
 // order); its index is the c[1] entry.
 StatusOr<LoweredKernel> lower_kernel(const LinkedProgram& program, const ptx::Function& kernel,
                                      std::vector<std::string>* symbols);
+// Lowers a .func body as separately called code (docs/abi.md): parameters and return
+// values live in its frame, `ret` ends in the one kExit with imm 1 (return), and
+// info.local_bytes is the frame's size before register spills and saves.
+StatusOr<LoweredKernel> lower_function(const LinkedProgram& program, const ptx::Function& fn,
+                                       std::vector<std::string>* symbols);
 
 }  // namespace strata::compiler::ir
 

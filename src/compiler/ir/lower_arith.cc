@@ -1,6 +1,7 @@
 // Integer and bitwise arithmetic, mov, selp, setp and predicate logic.
 #include <fmt/format.h>
 
+#include "compiler/ir/lower_ftz.h"
 #include "compiler/ir/lowerer.h"
 
 namespace strata::compiler::ir {
@@ -51,6 +52,83 @@ bool bool_op(const std::string& m, BoolOp* out) {
   else if (m == "xor") *out = BoolOp::XOR;
   else return false;
   return true;
+}
+
+// CVT d(dst) = a(src); isa_op cannot set type2.
+int convert(Lowerer& l, DataType dst, DataType src, Operand a, uint8_t mod = 0) {
+  Inst cv;
+  cv.op = Op::kIsa;
+  cv.isa_op = Opcode::CVT;
+  cv.type = dst;
+  cv.type2 = src;
+  cv.mod = mod;
+  cv.srcs = {a};
+  cv.defs = {l.f_.new_value(dst)};
+  return l.emit(std::move(cv));
+}
+
+// A 16-bit operand extended to 32 bits (sign- or zero- per `t`, S16 or U16). An
+// immediate is extended at compile time.
+Operand extend16(Lowerer& l, Operand o, DataType t) {
+  bool s = isa::type_is_signed(t);
+  if (o.is_imm()) {
+    uint64_t v = o.imm & 0xffffu;
+    if (s && (v & 0x8000u)) v |= 0xffff0000u;
+    return Operand::immediate(v);
+  }
+  return Operand::val(convert(l, s ? DataType::S32 : DataType::U32, t, o));
+}
+
+// 16-bit integer arithmetic. The ISA's integer ALU takes 32- and 64-bit types only
+// (docs/isa.md), so each source is extended to 32 bits by the signedness of `t`, the
+// operation runs on the 32-bit type of that signedness, and the low 16 bits of the result
+// are the PTX result: every reader of a 16-bit register (st, cvt, setp, pack) uses only its
+// low half. The extension makes the low half exact for every operation below: mul.hi is
+// bits 16-31 of the (exact) 32-bit product; shr of the extended value shifts in the sign
+// (or zero) fill; min/max/div/rem compare and divide the extended values. *handled is
+// false for anything else.
+Status lower_int16(Lowerer& l, const ptx::Instruction& in, DataType t, bool* handled) {
+  const std::string& op = in.opcode;
+  static const std::pair<const char*, Opcode> kOps[] = {
+      {"add", Opcode::IADD}, {"sub", Opcode::ISUB}, {"div", Opcode::IDIV}, {"rem", Opcode::IREM},
+      {"min", Opcode::IMIN}, {"max", Opcode::IMAX}, {"abs", Opcode::IABS}, {"neg", Opcode::INEG},
+      {"and", Opcode::AND},  {"or", Opcode::OR},    {"xor", Opcode::XOR},  {"not", Opcode::NOT},
+      {"shl", Opcode::SHL},  {"shr", Opcode::SHR},  {"mul", Opcode::IMUL}, {"mad", Opcode::IMAD},
+  };
+  Opcode isa = Opcode::NOP;
+  for (auto& [name, o] : kOps)
+    if (op == name) isa = o;
+  *handled = isa != Opcode::NOP;
+  if (!*handled) return ok_status();
+  if (Lowerer::has(in, "sat") || Lowerer::has(in, "cc"))
+    return l.unsupported(in.loc, op + " with ." + (Lowerer::has(in, "sat") ? "sat" : "cc") + " on 16-bit types is not supported yet");
+  const bool s = isa::type_is_signed(t);
+  const DataType w = s ? DataType::S32 : DataType::U32;
+  const bool unary = isa == Opcode::IABS || isa == Opcode::INEG || isa == Opcode::NOT;
+  const bool mad = isa == Opcode::IMAD;
+  RETURN_IF_ERROR(l.want_operands(in, unary ? 2 : mad ? 4 : 3));
+  ASSIGN_OR_RETURN(Operand a0, l.read(in.operands[1], t));
+  Operand a = extend16(l, a0, t);
+  if (unary) return l.write(in.operands[0], l.isa_op(isa, w, w, {a}));
+  if (isa == Opcode::SHL || isa == Opcode::SHR) {
+    ASSIGN_OR_RETURN(Operand n, l.read(in.operands[2], DataType::U32));
+    return l.write(in.operands[0], l.isa_op(isa, w, w, {a, n}));
+  }
+  ASSIGN_OR_RETURN(Operand b0, l.read(in.operands[2], t));
+  Operand b = extend16(l, b0, t);
+  if (isa != Opcode::IMUL && isa != Opcode::IMAD) return l.write(in.operands[0], l.isa_op(isa, w, w, {a, b}));
+
+  // mul/mad: the 32-bit product of the extended sources is exact.
+  const bool wide = Lowerer::has(in, "wide"), hi = Lowerer::has(in, "hi");
+  int r = l.isa_op(Opcode::IMUL, w, w, {a, b});
+  if (hi) r = l.isa_op(Opcode::SHR, w, w, {Operand::val(r), Operand::immediate(16)});
+  if (mad) {
+    // .wide: c is the 32-bit addend; .lo/.hi: a 16-bit c (its upper bits do not reach
+    // the low half of the sum).
+    ASSIGN_OR_RETURN(Operand c, l.read(in.operands[3], wide ? w : t));
+    r = l.isa_op(Opcode::IADD, w, w, {Operand::val(r), c});
+  }
+  return l.write(in.operands[0], r);
 }
 
 }  // namespace
@@ -143,6 +221,10 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
     } else {
       bop = BoolOp::AND;
     }
+    if (has(in, "ftz") && t == DataType::F32) {  // FSETP has no FTZ bit
+      a = Operand::val(flush_f32(*this, a));
+      b = Operand::val(flush_f32(*this, b));
+    }
     Opcode sop = is_float ? Opcode::FSETP : Opcode::ISETP;
     DataType ct = arith_type(t);
     if (ct == DataType::U16 || ct == DataType::S16 || ct == DataType::U8 || ct == DataType::S8) {
@@ -214,6 +296,21 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
                                         {Operand::val(a), Operand::val(b)}, static_cast<uint8_t>(static_cast<int>(bop) << 4)));
   }
 
+  if (t == DataType::S16 || t == DataType::U16) {
+    bool narrow = false;
+    RETURN_IF_ERROR(lower_int16(*this, in, t, &narrow));
+    if (narrow) return ok_status();
+  }
+
+  if ((op == "add" || op == "sub") && has(in, "sat") && !has(in, "cc") && t == DataType::S32) {
+    // add/sub.sat.s32: the exact 64-bit sum, clamped to the s32 range by CVT.SAT.
+    RETURN_IF_ERROR(ops(3));
+    ASSIGN_OR_RETURN(int a, read_value(in.operands[1], t));
+    ASSIGN_OR_RETURN(int b, read_value(in.operands[2], t));
+    int r = isa_op(op == "add" ? Opcode::IADD : Opcode::ISUB, DataType::S64, DataType::S64,
+                   {Operand::val(widen(a, /*is_signed=*/true)), Operand::val(widen(b, /*is_signed=*/true))});
+    return write(in.operands[0], convert(*this, DataType::S32, DataType::S64, Operand::val(r), isa::kModSat));
+  }
   struct Simple {
     const char* name;
     Opcode isa;

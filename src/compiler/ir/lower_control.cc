@@ -42,7 +42,7 @@ Status Lowerer::lower_control(const ptx::Instruction& in, bool* handled) {
       ssa_.seal(cont);
       start_block(then_b);
     }
-    if (op == "ret" && frames_.size() > 1) {
+    if (op == "ret" && (frames_.size() > 1 || is_function_)) {
       branch(frame().ret_block);
     } else {
       Inst e;

@@ -287,8 +287,8 @@ Status Lowerer::lower_body(const ptx::Function& fn) {
 Status Lowerer::lower_call(const ptx::Instruction& in) {
   if (in.operands.size() < 3) return invalid(in.loc, "malformed call");
   auto* callee_sym = std::get_if<ptx::SymbolOperand>(&in.operands[1].value);
-  if (!callee_sym) return unsupported(in.loc, "indirect calls are not supported yet");
-  const std::string& name = callee_sym->name;
+  static const std::string kIndirect;
+  const std::string& name = callee_sym ? callee_sym->name : kIndirect;
   int guard_join = -1;
   if (!in.guard.empty()) {
     int g = ssa_.read(var_key(in.guard), cur_, DataType::Pred);
@@ -298,24 +298,22 @@ Status Lowerer::lower_call(const ptx::Instruction& in) {
     ssa_.seal(then_b);
     start_block(then_b);
   }
-  if (name == "__assertfail") {
-    isa_op(Opcode::TRAP, DataType::kNone, DataType::kNone, {}, 0, /*imm=*/1);
-    Inst exit;
-    exit.op = Op::kExit;
-    emit(exit);
-    start_block(new_block());
-    ssa_.seal(cur_);
+  auto builtin = prog_.functions.find(name);
+  bool declared_only = builtin != prog_.functions.end() && !builtin->second->has_body;
+  bool real_call = !callee_sym || (builtin != prog_.functions.end() && builtin->second->has_body &&
+                                   !builtin->second->is_entry && !inline_call(name));
+  if (real_call) {
+    RETURN_IF_ERROR(lower_real_call(in, callee_sym ? builtin->second : nullptr));
+  } else if (name == "__assertfail" && (builtin == prog_.functions.end() || declared_only)) {
+    RETURN_IF_ERROR(lower_assertfail(in));
+  } else if (name == "vprintf" && declared_only) {
+    RETURN_IF_ERROR(lower_vprintf(in));
   } else {
     auto it = prog_.functions.find(name);
     if (it == prog_.functions.end()) return invalid(in.loc, "call to undeclared function '" + name + "'");
     const ptx::Function* callee = it->second;
-    if (name == "vprintf" && !callee->has_body)
-      return unsupported(in.loc, "printf (vprintf) is not supported yet");
     if (!callee->has_body) return invalid(in.loc, "call to undefined function '" + name + "'");
     if (callee->is_entry) return invalid(in.loc, "call to kernel '" + name + "'");
-    for (const Frame& fr : frames_)
-      if (fr.fn == callee)
-        return unsupported(in.loc, "recursive call to '" + name + "' (recursion is not supported yet)");
     if (frames_.size() > 64) return unsupported(in.loc, "call nesting deeper than 64");
     auto* rets = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[0].value);
     auto* args = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[2].value);

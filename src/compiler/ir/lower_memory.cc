@@ -188,7 +188,10 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
     if (!sv) return invalid(in.loc, "unknown parameter '" + a->base + "'");
     for (int k = 0; k < vec; ++k) {
       int64_t off = a->offset + static_cast<int64_t>(k) * elem;
-      if (sv->space == "param") {
+      if (sv->space == "fframe") {
+        RETURN_IF_ERROR(frame_param_access(is_st ? Opcode::ST : Opcode::LD, mem_type(elem, isa::type_is_signed(t)),
+                                           loaded_type(t, elem), static_cast<int64_t>(sv->offset) + off, elems[k]));
+      } else if (sv->space == "param") {
         if (is_st) return invalid(in.loc, "kernel parameters are read-only");
         Inst i;
         i.op = Op::kIsa;

@@ -48,7 +48,16 @@ StatusOr<Operand> Lowerer::symbol_address(const ptx::SymbolOperand& s, DataType 
       }
       return Operand::immediate(v->offset + add);
     }
-    if (v->space == "local") return Operand::immediate(v->offset + add);
+    if (v->space == "local") {
+      if (!is_function_) return Operand::immediate(v->offset + add);
+      // A frame's locals move with the stack pointer (docs/abi.md).
+      Inst sp;
+      sp.op = Op::kStackPointer;
+      sp.defs = {f_.new_value(DataType::U32)};
+      int base = emit(std::move(sp));
+      int a = isa_op(Opcode::IADD, DataType::U32, DataType::U32, {Operand::val(base), Operand::immediate(v->offset + add)});
+      return Operand::val(reg_class(t) == RegClass::k64 ? widen(a, false) : a);
+    }
     if (v->space == "param") return Operand::immediate(param_copy_offset() + v->offset + add);
     return unsupported(loc, "taking the address of parameter '" + s.name + "' is not supported yet");
   }
@@ -76,8 +85,19 @@ StatusOr<Operand> Lowerer::symbol_address(const ptx::SymbolOperand& s, DataType 
     i.defs = {f_.new_value(DataType::U64)};
     return Operand::val(emit(std::move(i)));
   }
-  if (prog_.functions.count(s.name))
-    return unsupported(loc, "taking the address of function '" + s.name + "' is not supported yet");
+  if (auto fn = prog_.functions.find(s.name); fn != prog_.functions.end()) {
+    if (!fn->second->has_body || fn->second->is_entry || s.offset != 0)
+      return unsupported(loc, "taking the address of '" + s.name + "' (only defined .func bodies have code addresses)");
+    // A function pointer is the function's code address: an instruction index in the
+    // kernel's code (docs/abi.md), known once the code is laid out.
+    info_.callees.insert(s.name);
+    info_.address_taken.insert(s.name);
+    Inst c;
+    c.op = Op::kConst;
+    c.symbol = "@func:" + s.name;
+    c.defs = {f_.new_value(t)};
+    return Operand::val(emit(std::move(c)));
+  }
   return invalid(loc, "unknown symbol '" + s.name + "'");
 }
 

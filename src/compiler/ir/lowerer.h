@@ -18,7 +18,9 @@ using isa::Opcode;
 
 // A variable visible to the code by name (besides module-scope globals/consts).
 struct ScopedVar {
-  std::string space;  // "shared", "local", "param" (kernel param), "fparam" (func/call param)
+  // "shared", "local", "param" (kernel param), "fparam" (inlined func/call param, an SSA
+  // value per offset), "fframe" (a param in memory at `offset` in the frame: docs/abi.md)
+  std::string space;
   uint64_t offset = 0;
 };
 
@@ -88,6 +90,17 @@ class Lowerer {
   Status lower_warp(const ptx::Instruction& in, bool* handled);     // lower_control.cc
   Status lower_collective(const ptx::Instruction& in, bool* handled);  // lower_collective.cc
   Status lower_call(const ptx::Instruction& in);                    // lower_kernel.cc
+  // Real calls (lower_call.cc, docs/abi.md): a CALL to a separately compiled function,
+  // `callee` null for an indirect call through a register.
+  Status lower_real_call(const ptx::Instruction& in, const ptx::Function* callee);
+  bool inline_call(const std::string& callee) const;
+  StatusOr<LoweredKernel> run_function(const ptx::Function& fn);
+  // ld/st.param of a parameter held in the frame ("fframe" space).
+  // `mem`: the access width/signedness; `value`: the register type loaded or stored.
+  Status frame_param_access(Opcode op, DataType mem, DataType value, int64_t offset, const ptx::OperandSlot& data);
+  // CUDA device-runtime calls implemented inline (lower_device_runtime.cc).
+  Status lower_vprintf(const ptx::Instruction& in);     // printf record into the FIFO
+  Status lower_assertfail(const ptx::Instruction& in);  // assert record, then TRAP 1
 
   // Modifier helpers.
   static bool has(const ptx::Instruction& in, const char* m);
@@ -115,6 +128,7 @@ class Lowerer {
   // is its local offset (-1: no copy needed). A parameter's "param-space address" is then
   // its local offset, and cvta.param converts it like a local address.
   int64_t param_copy_ = -1;
+  bool is_function_ = false;  // lowering a separately called .func (run_function)
   uint64_t param_copy_offset();
 
  private:

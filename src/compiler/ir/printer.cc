@@ -16,6 +16,7 @@ const char* op_name(Op op) {
     case Op::kSymAddr: return "symaddr";
     case Op::kSharedBase: return "sharedbase";
     case Op::kLocalBase: return "localbase";
+    case Op::kStackPointer: return "sp";
     case Op::kBranch: return "br";
     case Op::kCondBranch: return "condbr";
     case Op::kExit: return "exit";

@@ -30,8 +30,26 @@
 //         allocates a const_bank_size-byte block in device memory, copies const_init
 //         (zero-filling the rest), and binds it as bank 2. A const variable's GPU VA is
 //         bank-2 base + GlobalVar::const_offset, so generic loads of it work too.
+//   c[3]  the DRIVER BANK, written by the driver and bound at every launch (kDriverBank*
+//         below): offset 0 u64 printf FIFO VA, 8 u64 printf FIFO size in bytes, 16 u64
+//         assert record VA; offsets 24..63 are reserved (zero) for future fields.
 //   Code reads parameters with LDC c[0][...], symbol addresses with LDC c[1][...] (64
-//   bit) and const variables with LDC c[2][...] or LD.CONST.
+//   bit), const variables with LDC c[2][...] or LD.CONST, driver services with LDC
+//   c[3][...].
+//
+// DEVICE PRINTF. vprintf(format, args) appends one record to the context's FIFO. FIFO
+// layout: u64 at offset 0 counts the record bytes reserved so far (ATOM.ADD), u64 at 8
+// is reserved, records start at kPrintfFifoHeaderBytes. A record reserved at record
+// offset R with length L is written only if kPrintfFifoHeaderBytes + R + L <= FIFO
+// size (else dropped, vprintf returns -1). Record: u32 length L (a multiple of 8,
+// header included), u32 argument bytes A, u64 the format string's generic VA, then the
+// A bytes of the argument buffer (layout: printf_layout.h). The driver prints the
+// records in FIFO order at synchronisation points and zeroes the used FIFO.
+//
+// DEVICE ASSERT. __assertfail claims the assert record (kAssertRecordBytes, zeroed by
+// the driver) with ATOM.EXCH of u32 1 at offset 0; the claiming thread stores u32 line
+// at 4, u64 message VA at 8, file VA at 16, function VA at 24, then u32 2 at offset 0
+// (complete), and every asserting thread executes TRAP 1.
 //
 // GLOBAL VARIABLES (VarSpace::kGlobal). The loader allocates each one (size bytes,
 // alignment align), copies init (zero-filling the rest: init.size() <= size) and then
@@ -69,6 +87,25 @@ inline constexpr uint32_t kFormatVersion = 1;          // of the .strata.* recor
 inline constexpr int kParamBank = 0;
 inline constexpr int kSymbolBank = 1;
 inline constexpr int kConstVarBank = 2;
+inline constexpr int kDriverBank = 3;
+
+// Driver bank (c[3]) layout.
+inline constexpr uint32_t kDriverBankPrintfFifoVa = 0;
+inline constexpr uint32_t kDriverBankPrintfFifoSize = 8;
+inline constexpr uint32_t kDriverBankAssertRecordVa = 16;
+inline constexpr uint32_t kDriverBankBytes = 64;
+
+// Printf FIFO and record layout (see DEVICE PRINTF above).
+inline constexpr uint32_t kPrintfFifoHeaderBytes = 16;
+inline constexpr uint32_t kPrintfRecordHeaderBytes = 16;
+
+// Assert record layout (see DEVICE ASSERT above).
+inline constexpr uint32_t kAssertRecordState = 0;     // u32: 0 free, 1 claimed, 2 complete
+inline constexpr uint32_t kAssertRecordLine = 4;      // u32
+inline constexpr uint32_t kAssertRecordMessage = 8;   // u64 generic VA
+inline constexpr uint32_t kAssertRecordFile = 16;     // u64 generic VA
+inline constexpr uint32_t kAssertRecordFunction = 24; // u64 generic VA
+inline constexpr uint32_t kAssertRecordBytes = 32;
 
 struct ParamDesc {
   uint32_t offset = 0;  // in c[0]

@@ -182,6 +182,33 @@ CUresult CUDAAPI cuCtxGetFlags(unsigned int* flags) {
   });
 }
 
+// Only CU_LIMIT_PRINTF_FIFO_SIZE is a limit Strata implements; the others report
+// CUDA_ERROR_UNSUPPORTED_LIMIT, as CUDA does for limits a device lacks.
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value) {
+  return api_call("cuCtxSetLimit", [&]() -> Status {
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    if (limit != CU_LIMIT_PRINTF_FIFO_SIZE) {
+      return error(to_code(CUDA_ERROR_UNSUPPORTED_LIMIT),
+                   fmt::format("cuCtxSetLimit: limit {} is not supported", static_cast<int>(limit)));
+    }
+    RETURN_IF_ERROR(ctx->synchronize());  // no running kernel still writes the old FIFO
+    return ctx->device_runtime().set_printf_fifo_size(value);
+  });
+}
+
+CUresult CUDAAPI cuCtxGetLimit(size_t* value, CUlimit limit) {
+  return api_call("cuCtxGetLimit", [&]() -> Status {
+    if (value == nullptr) return null_arg("cuCtxGetLimit", "value");
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    if (limit != CU_LIMIT_PRINTF_FIFO_SIZE) {
+      return error(to_code(CUDA_ERROR_UNSUPPORTED_LIMIT),
+                   fmt::format("cuCtxGetLimit: limit {} is not supported", static_cast<int>(limit)));
+    }
+    *value = ctx->device_runtime().printf_fifo_size();
+    return ok_status();
+  });
+}
+
 CUresult CUDAAPI cuCtxGetApiVersion(CUcontext handle, unsigned int* version) {
   return api_call("cuCtxGetApiVersion", [&]() -> Status {
     if (version == nullptr) return null_arg("cuCtxGetApiVersion", "version");

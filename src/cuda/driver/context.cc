@@ -1,6 +1,9 @@
 #include "cuda/driver/context.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 
 #include "base/log.h"
 #include "cuda/driver/cu_result.h"
@@ -15,6 +18,35 @@ namespace {
 
 thread_local std::vector<std::shared_ptr<Context>> t_context_stack;
 
+// Every context ever created, so that process exit can print pending printf output
+// (CUDA flushes it at exit too). Leaked on purpose: used from an atexit handler.
+std::mutex& live_contexts_mutex() {
+  static auto* m = new std::mutex();
+  return *m;
+}
+std::vector<std::weak_ptr<Context>>& live_contexts() {
+  static auto* v = new std::vector<std::weak_ptr<Context>>();
+  return *v;
+}
+
+void flush_all_at_exit() {
+  std::vector<std::shared_ptr<Context>> alive;
+  {
+    std::lock_guard<std::mutex> lock(live_contexts_mutex());
+    for (const auto& weak : live_contexts())
+      if (auto c = weak.lock()) alive.push_back(std::move(c));
+  }
+  for (const auto& c : alive) c->flush_printf_if_idle();
+}
+
+void register_live_context(const std::shared_ptr<Context>& context) {
+  std::lock_guard<std::mutex> lock(live_contexts_mutex());
+  static bool registered = std::atexit(flush_all_at_exit) == 0;
+  (void)registered;
+  std::erase_if(live_contexts(), [](const auto& w) { return w.expired(); });
+  live_contexts().push_back(context);
+}
+
 // Per-thread default streams, keyed by context.
 thread_local std::vector<std::pair<std::weak_ptr<Context>, std::shared_ptr<Stream>>>
     t_per_thread_streams;
@@ -27,10 +59,12 @@ StatusOr<std::shared_ptr<Context>> Context::create(Device* device, unsigned int 
   std::shared_ptr<Context> context(new Context(device, std::move(hal_context), flags, primary));
   ASSIGN_OR_RETURN(context->legacy_stream_,
                    Stream::create(context.get(), Stream::Kind::kLegacy, 0));
+  register_live_context(context);
   return context;
 }
 
 Context::~Context() {
+  flush_printf_if_idle();
   legacy_stream_.reset();  // its destructor deregisters from this context
 }
 
@@ -49,6 +83,13 @@ void Context::log_fault_once(const Status& status) {
   if (fault_logged_.exchange(true)) return;
   std::string where;
   if (auto fault = hal_->fault(); fault.has_value()) {
+    if (fault->kind == hw::FaultKind::kAssert) {
+      // CUDA prints the failed assertion to stderr.
+      if (std::optional<std::string> line = device_runtime_->assert_line(*fault)) {
+        std::fprintf(stderr, "%s\n", line->c_str());
+        std::fflush(stderr);
+      }
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& weak : modules_) {
       if (auto module = weak.lock()) {
@@ -108,8 +149,25 @@ Status Context::synchronize() {
     Status st = s->synchronize();
     if (first.ok() && !st.ok()) first = st;
   }
+  flush_printf_if_idle();
   if (!first.ok()) return first;
   return check();
+}
+
+void Context::flush_printf_if_idle() {
+  std::vector<Stream*> all;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    all = streams_;
+  }
+  for (Stream* s : all) {
+    if (s->query().code() == Code::kNotReady) return;
+  }
+  Status flushed = device_runtime_->flush_printf();
+  if (!flushed.ok()) STRATA_LOG_WARN("device printf output lost: {}", flushed.message());
+  // A fault surfaces here first: report it (and a failed assertion's line) after the
+  // output the kernel printed before it, as CUDA does.
+  if (Status status = hal_->status(); !status.ok() && !destroyed_) log_fault_once(status);
 }
 
 StatusOr<std::shared_ptr<hal::Buffer>> Context::staging_buffer(std::unique_lock<std::mutex>* lock) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "cuda/driver/device_runtime.h"
 #include "hal/context.h"
 
 namespace strata::cuda::driver {
@@ -54,8 +55,18 @@ class Context : public std::enable_shared_from_this<Context> {
   // Blocking (synchronising-with-legacy) streams other than `except`.
   std::vector<Stream*> blocking_streams(const Stream* except);
 
-  // Waits for every stream of the context (cuCtxSynchronize).
+  // Waits for every stream of the context (cuCtxSynchronize), then prints the device
+  // printf output (flush_printf_if_idle).
   Status synchronize();
+
+  // Device printf / assert services (the driver bank c[3]).
+  DeviceRuntime& device_runtime() { return *device_runtime_; }
+  // Prints and empties the printf FIFO when no stream of the context has work pending
+  // (else leaves it for a later synchronisation point), then reports a device fault
+  // (with CUDA's line for a failed assert) once. Called by every synchronising
+  // call (context, stream and event synchronize, blocking copies), at context destroy
+  // and at process exit.
+  void flush_printf_if_idle();
 
   // Device allocations (cuMemAlloc). free_device syncs the context first (as CUDA does)
   // so no queued work still uses the memory. kInvalidValue for an unknown pointer.
@@ -75,7 +86,8 @@ class Context : public std::enable_shared_from_this<Context> {
 
  private:
   Context(Device* device, std::shared_ptr<hal::Context> hal, unsigned int flags, bool primary)
-      : device_(device), hal_(std::move(hal)), flags_(flags), primary_(primary) {}
+      : device_(device), hal_(std::move(hal)), flags_(flags), primary_(primary),
+        device_runtime_(std::make_unique<DeviceRuntime>(&hal_->allocator())) {}
   void log_fault_once(const Status& status);
 
   Device* device_;
@@ -85,6 +97,7 @@ class Context : public std::enable_shared_from_this<Context> {
   std::atomic<bool> destroyed_{false};
   std::atomic<bool> fault_logged_{false};
   std::shared_ptr<Stream> legacy_stream_;
+  std::unique_ptr<DeviceRuntime> device_runtime_;
 
   std::mutex mutex_;
   std::vector<Stream*> streams_;

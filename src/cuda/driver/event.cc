@@ -53,7 +53,9 @@ hal::SemaphoreValue Event::recorded() {
 Status Event::synchronize() {
   hal::SemaphoreValue r = recorded();
   if (r.value == 0) return ok_status();
-  return r.semaphore->wait(r.value);
+  Status waited = r.semaphore->wait(r.value);
+  context_->flush_printf_if_idle();
+  return waited;
 }
 
 Status Event::query() {

@@ -25,10 +25,14 @@ Status launch_kernel(Function& function, const LaunchShape& shape, Stream& strea
                                                   hal::kMaxParamBytes));
   }
   ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> cb, ctx.hal().create_command_buffer());
+  // The module's banks plus the driver bank c[3] (printf FIFO, assert record).
+  std::vector<hal::ConstBankBinding> banks = module.banks();
+  ASSIGN_OR_RETURN(hal::ConstBankBinding driver_bank, ctx.device_runtime().bank());
+  banks.push_back(driver_bank);
   RETURN_IF_ERROR(cb->dispatch(module.executable(), function.index(),
                                {shape.grid.x, shape.grid.y, shape.grid.z},
                                {shape.block.x, shape.block.y, shape.block.z},
-                               shape.dynamic_shared_bytes, params, module.banks()));
+                               shape.dynamic_shared_bytes, params, banks));
   RETURN_IF_ERROR(cb->finalize());
   return stream.submit(std::move(cb));
 }

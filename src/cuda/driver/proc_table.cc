@@ -37,6 +37,8 @@ const ProcEntry kProcs[] = {
     STRATA_PROC(cuCtxSynchronize, 2000),
     STRATA_PROC(cuCtxGetDevice, 2000),
     STRATA_PROC(cuCtxGetFlags, 7000),
+    STRATA_PROC(cuCtxSetLimit, 3010),
+    STRATA_PROC(cuCtxGetLimit, 3010),
     STRATA_PROC(cuCtxGetApiVersion, 3020),
     STRATA_PROC(cuModuleLoadData, 2000),
     STRATA_PROC(cuModuleLoadDataEx, 2010),

@@ -69,7 +69,11 @@ void Stream::reap_locked(uint64_t completed) {
 
 Status Stream::synchronize() {
   uint64_t target = value_.load();
-  if (target > 0) RETURN_IF_ERROR(timeline_->wait(target));
+  if (target > 0) {
+    Status waited = timeline_->wait(target);
+    context_->flush_printf_if_idle();
+    RETURN_IF_ERROR(waited);
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   reap_locked(target);
   return ok_status();

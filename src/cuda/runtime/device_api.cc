@@ -66,6 +66,18 @@ cudaError_t cudaDeviceSynchronize(void) {
   return rt::record(cuCtxSynchronize());
 }
 
+// cudaLimit and CUlimit share their values; the driver implements the limits.
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
+  if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
+  return rt::record(cuCtxSetLimit(static_cast<CUlimit>(limit), value));
+}
+
+cudaError_t cudaDeviceGetLimit(size_t* value, enum cudaLimit limit) {
+  if (value == nullptr) return rt::record(cudaErrorInvalidValue);
+  if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
+  return rt::record(cuCtxGetLimit(value, static_cast<CUlimit>(limit)));
+}
+
 cudaError_t cudaDeviceReset(void) {
   int device = rt::current_device();
   if (cudaError_t error = check_device(device); error != cudaSuccess) return error;

@@ -522,7 +522,7 @@ std::vector<Form> build() {
   });
 
   // rcp / sqrt / rsqrt: IEEE forms exact; approximate forms within the PTX ISA's bounds.
-  for (std::string m : {".rn", ".rz", ".rm", ".rp", ".rn.ftz"}) {
+  for (std::string m : {".rn", ".rz", ".rm", ".rp", ".rn.ftz", ".rz.ftz", ".rp.ftz"}) {
     std::string name = "rcp" + m + ".f32";
     Mods md = mods_of(name);
     add("special", name, Ty::kF32, {Ty::kF32}, [md](const uint64_t* a) {

@@ -49,7 +49,8 @@ std::vector<uint64_t> edges(Ty t, Dom d) {
       std::vector<uint64_t> v = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fc00000,
                                  0xffc00001, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3f000000,
                                  0x3fc00000, 0x40200000, 0xc0200000, 0x4f32d05e /*3e9*/, 0xcf32d05e, 0x4f000000 /*2^31*/,
-                                 0xcf000000, 0x5f800000 /*2^64*/, 0x40490fdb /*pi*/, 0x4b800001, 0x3f7fffff};
+                                 0xcf000000, 0x5f800000 /*2^64*/, 0x40490fdb /*pi*/, 0x4b800001, 0x3f7fffff,
+                                 0x007fffff /*largest subnormal*/, 0x00000003};
       if (d == Dom::kTrig) v = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001,
                                 0x40490fdb, 0xc0490fdb, 0x3fc90fdb, 0x3a83126f, 0x3f800000, 0x41200000};
       return v;
@@ -59,7 +60,8 @@ std::vector<uint64_t> edges(Ty t, Dom d) {
               0xfff0000000000000ull, 0x7ff8000000000000ull, 0x0000000000000001ull, 0x800fffffffffffffull,
               0x0010000000000000ull, 0x7fefffffffffffffull, 0x3fe0000000000000ull, 0x4004000000000000ull,
               0xc004000000000000ull, 0x41e0000000000000ull /*2^31*/, 0xc1e0000000000000ull, 0x43e0000000000000ull /*2^63*/,
-              0x36a0000000000000ull /*2^-149*/, 0x47efffffe0000000ull /*FLT_MAX*/, 0x3ff0000010000000ull /*f32 tie*/};
+              0x36a0000000000000ull /*2^-149*/, 0x47efffffe0000000ull /*FLT_MAX*/, 0x3ff0000010000000ull /*f32 tie*/,
+              0x000fffffffffffffull /*largest subnormal*/, 0x0000000000000003ull};
   }
   return {0};
 }

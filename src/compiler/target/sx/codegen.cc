@@ -30,6 +30,19 @@ class Emitter {
   Emitter(const ir::Function& f, const std::vector<int>& reg, const std::vector<std::string>& symbols)
       : f_(f), reg_(reg), symbols_(symbols) {}
 
+  // The calling convention (docs/abi.md). `frame_bytes`: this code's frame size;
+  // `is_function`: emit the prologue/epilogue saving `saved_gprs` registers R0.. and the
+  // predicates `saved_preds` at frame offset `save_at`.
+  void set_frame(bool is_function, uint32_t frame_bytes, uint32_t save_at, uint32_t saved_gprs,
+                 std::vector<uint8_t> saved_preds, bool makes_calls) {
+    is_function_ = is_function;
+    frame_bytes_ = frame_bytes;
+    save_at_ = save_at;
+    saved_gprs_ = saved_gprs;
+    saved_preds_ = std::move(saved_preds);
+    makes_calls_ = makes_calls;
+  }
+
   Status run(const std::vector<Region>& regions, CodegenResult* out);
 
  private:
@@ -66,13 +79,81 @@ class Emitter {
   }
   Status emit_isa(const ir::Inst& i, Inst* out);
   Status emit_inst(const ir::Inst& i);
+  Status emit_call(const ir::Inst& i, CodegenResult* out);
+  void frame_access(Opcode op, uint8_t reg, uint32_t offset) {
+    Inst m;
+    m.op = op;
+    m.type = isa::DataType::U32;
+    m.space = isa::MemSpace::LOCAL;
+    m.ra = kStackPointerReg;
+    m.imm = offset;
+    if (op == Opcode::LD) m.rd = reg;
+    else m.rb = reg;
+    put(m);
+  }
+  void add_sp(int32_t delta) {
+    Inst m;
+    m.op = Opcode::IADD;
+    m.type = isa::DataType::U32;
+    m.rd = kStackPointerReg;
+    m.ra = kStackPointerReg;
+    m.b_imm = true;
+    m.imm = static_cast<uint32_t>(delta);
+    put(m);
+  }
+  void prologue();
+  void epilogue();
 
   const ir::Function& f_;
   const std::vector<int>& reg_;
   const std::vector<std::string>& symbols_;
   std::vector<Inst> code_;
   std::vector<std::pair<size_t, int>> fixups_;  // code index -> block
+  bool is_function_ = false, makes_calls_ = false;
+  uint32_t frame_bytes_ = 0, save_at_ = 0, saved_gprs_ = 0;
+  std::vector<uint8_t> saved_preds_;
+  std::vector<std::pair<size_t, std::string>> relocs_;
 };
+
+// Callee: the return address at frame offset 0, then every register the function
+// allocates and every predicate it uses (all allocatable registers are callee-saved).
+void Emitter::prologue() {
+  frame_access(Opcode::ST, kReturnAddressReg, 0);
+  for (uint32_t r = 0; r < saved_gprs_; ++r) frame_access(Opcode::ST, static_cast<uint8_t>(r), save_at_ + 4 * r);
+  if (saved_preds_.empty()) return;
+  mov_imm(kScratchT + 1, 1, false);
+  for (size_t k = 0; k < saved_preds_.size(); ++k) {
+    Inst sel;
+    sel.op = Opcode::SEL;
+    sel.type = isa::DataType::U32;
+    sel.rd = kScratchT;
+    sel.ra = kScratchT + 1;
+    sel.rb = isa::kRZ;
+    sel.ps = saved_preds_[k];
+    put(sel);
+    frame_access(Opcode::ST, kScratchT, save_at_ + 4 * (saved_gprs_ + static_cast<uint32_t>(k)));
+  }
+}
+
+void Emitter::epilogue() {
+  for (size_t k = 0; k < saved_preds_.size(); ++k) {
+    frame_access(Opcode::LD, kScratchT, save_at_ + 4 * (saved_gprs_ + static_cast<uint32_t>(k)));
+    Inst set;
+    set.op = Opcode::ISETP;
+    set.type = isa::DataType::U32;
+    set.pd = saved_preds_[k];
+    set.ra = kScratchT;
+    set.rb = isa::kRZ;
+    set.mod = static_cast<uint8_t>(isa::CmpOp::NE);
+    put(set);
+  }
+  for (uint32_t r = 0; r < saved_gprs_; ++r) frame_access(Opcode::LD, static_cast<uint8_t>(r), save_at_ + 4 * r);
+  frame_access(Opcode::LD, kReturnAddressReg, 0);
+  Inst ret;
+  ret.op = Opcode::RET;
+  ret.ra = kReturnAddressReg;
+  put(ret);
+}
 
 Status Emitter::emit_isa(const ir::Inst& i, Inst* out) {
   Inst m;
@@ -83,7 +164,7 @@ Status Emitter::emit_isa(const ir::Inst& i, Inst* out) {
   m.space = i.space;
   m.sem = i.sem;
   m.scope = i.scope;
-  m.imm = static_cast<uint32_t>(i.imm);
+  m.imm = static_cast<uint32_t>(i.imm + (i.symbol == "@out" ? frame_bytes_ : 0));
   bool imm_used = i.imm != 0 || m.op == Opcode::LD || m.op == Opcode::ST || m.op == Opcode::LDC ||
                   m.op == Opcode::ATOM || m.op == Opcode::BFI || m.op == Opcode::BAR || m.op == Opcode::TRAP;
   std::string_view ops = isa::op_info(i.isa_op).operands;
@@ -161,6 +242,7 @@ Status Emitter::emit_isa(const ir::Inst& i, Inst* out) {
 Status Emitter::emit_inst(const ir::Inst& i) {
   switch (i.op) {
     case Op::kIsa: {
+      if (i.isa_op == Opcode::CALL) return emit_call(i, nullptr);
       Inst m;
       RETURN_IF_ERROR(emit_isa(i, &m));
       put(m);
@@ -205,6 +287,7 @@ Status Emitter::emit_inst(const ir::Inst& i) {
         put(m);
         return ok_status();
       }
+      if (i.symbol.rfind("@func:", 0) == 0) relocs_.push_back({code_.size(), i.symbol.substr(6)});
       mov_imm(r(d), i.imm, c != ir::RegClass::k32);
       if (c == ir::RegClass::k128) mov_imm(static_cast<uint8_t>(r(d) + 2), 0, true);
       return ok_status();
@@ -244,6 +327,9 @@ Status Emitter::emit_inst(const ir::Inst& i) {
       }
       return ok_status();
     }
+    case Op::kStackPointer:
+      mov_reg(r(i.defs[0]), kStackPointerReg, 1);
+      return ok_status();
     case Op::kSharedBase:
     case Op::kLocalBase: {
       bool sh = i.op == Op::kSharedBase;
@@ -266,6 +352,11 @@ Status Emitter::emit_inst(const ir::Inst& i) {
 Status Emitter::run(const std::vector<Region>& regions, CodegenResult* out) {
   int nb = static_cast<int>(f_.blocks.size());
   std::vector<size_t> block_pc(nb);
+  if (is_function_) {
+    prologue();
+  } else if (makes_calls_) {
+    mov_reg(kStackPointerReg, isa::kRZ, 1);  // the kernel's frame is at local offset 0
+  }
   for (int b = 0; b < nb; ++b) {
     block_pc[b] = code_.size();
     // BSYNCs: innermost (latest-placed) first.
@@ -306,7 +397,9 @@ Status Emitter::run(const std::vector<Region>& regions, CodegenResult* out) {
       put(m);
       if (target <= b) code_.back().ctrl.yield = true;
     };
-    if (t.op == Op::kExit) {
+    if (t.op == Op::kExit && t.imm == 1) {
+      epilogue();
+    } else if (t.op == Op::kExit) {
       Inst e;
       e.op = Opcode::EXIT;
       put(e);
@@ -324,7 +417,14 @@ Status Emitter::run(const std::vector<Region>& regions, CodegenResult* out) {
     }
   }
   for (auto& [pc, block] : fixups_) code_[pc].imm = static_cast<uint32_t>(block_pc[block]);
-  if (code_.empty() || code_.back().op != Opcode::EXIT) {
+  if (is_function_) {
+    // The frame moves with the stack pointer: absolute local offsets become SP-relative.
+    for (Inst& m : code_)
+      if ((m.op == Opcode::LD || m.op == Opcode::ST) && m.space == isa::MemSpace::LOCAL && m.ra == isa::kRZ)
+        m.ra = kStackPointerReg;
+  }
+  out->relocs = std::move(relocs_);
+  if (!is_function_ && (code_.empty() || code_.back().op != Opcode::EXIT)) {
     Inst e;
     e.op = Opcode::EXIT;
     put(e);
@@ -333,8 +433,52 @@ Status Emitter::run(const std::vector<Region>& regions, CodegenResult* out) {
   return ok_status();
 }
 
-// Finds convergence regions (see codegen.h) and assigns barrier ids.
-std::vector<Region> find_regions(const ir::Function& f) {
+// Convergence barriers by owner (docs/abi.md): a kernel's regions use B0-B14 and its call
+// sites B15; a called function's regions use B7-B13 and its call sites B14, so a callee
+// never disturbs the barriers its kernel is waiting on.
+constexpr int kKernelCallBarrier = 15, kFunctionCallBarrier = 14;
+constexpr int kFunctionFirstBarrier = 7;
+
+// Caller: the callee's frame starts where this one ends. The calling threads may come
+// back at different times (an indirect call's threads go to different functions; a
+// recursive callee's threads recurse to different depths): BSSY/BSYNC around the call
+// bring them together again, in a kernel always, in a function for indirect calls.
+Status Emitter::emit_call(const ir::Inst& i, CodegenResult*) {
+  Inst call;
+  call.op = Opcode::CALL;
+  call.rd = kReturnAddressReg;
+  const bool indirect = i.symbol.empty();
+  const bool wrap = indirect || !is_function_;
+  const uint8_t barrier = is_function_ ? kFunctionCallBarrier : kKernelCallBarrier;
+  size_t bssy = 0;
+  if (wrap) {
+    Inst b;
+    b.op = Opcode::BSSY;
+    b.mod = barrier;
+    bssy = code_.size();
+    put(b);
+  }
+  if (indirect) {
+    call.rb = r(i.srcs[0].value);
+  } else {
+    call.b_imm = true;
+    relocs_.push_back({code_.size() + 1, i.symbol.substr(6)});
+  }
+  add_sp(static_cast<int32_t>(frame_bytes_));
+  put(call);
+  if (wrap) {
+    code_[bssy].imm = static_cast<uint32_t>(code_.size());
+    Inst s;
+    s.op = Opcode::BSYNC;
+    s.mod = barrier;
+    put(s);
+  }
+  add_sp(-static_cast<int32_t>(frame_bytes_));
+  return ok_status();
+}
+
+// Finds convergence regions (see codegen.h) and assigns barrier ids from [first, last].
+std::vector<Region> find_regions(const ir::Function& f, int first, int last) {
   int nb = static_cast<int>(f.blocks.size());
   auto idom = dominators(f);
   auto ipdom = post_dominators(f);
@@ -373,7 +517,8 @@ std::vector<Region> find_regions(const ir::Function& f) {
     int q = p;
     for (int hops = 0; hops < nb && f.blocks[q].insts.size() == 1 && f.blocks[q].insts[0].op == Op::kBranch; ++hops)
       q = f.blocks[q].insts[0].succs[0];
-    if (f.blocks[q].insts.size() == 1 && f.blocks[q].insts[0].op == Op::kExit) continue;
+    if (f.blocks[q].insts.size() == 1 && f.blocks[q].insts[0].op == Op::kExit && f.blocks[q].insts[0].imm == 0)
+      continue;  // (a function's return block re-converges: the threads return together)
     int place = b;
     int outer_size = -1;
     for (auto& [h, body] : loops) {
@@ -397,7 +542,7 @@ std::vector<Region> find_regions(const ir::Function& f) {
       int lo2 = std::min(regions[j].place, regions[j].sync), hi2 = std::max(regions[j].place, regions[j].sync);
       if (lo <= hi2 && lo2 <= hi) busy[regions[j].barrier] = true;
     }
-    for (int id = 0; id < isa::kNumConvBarriers; ++id)
+    for (int id = first; id <= last; ++id)
       if (!busy[id]) {
         regions[k].barrier = id;
         break;
@@ -408,15 +553,35 @@ std::vector<Region> find_regions(const ir::Function& f) {
 
 }  // namespace
 
-StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes) {
+StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes,
+                                 bool is_function) {
   CodegenResult out;
   out_of_ssa(f);
   share_immediates(f);
   layout_blocks(f);
-  auto regions = find_regions(f);
+  auto regions = is_function ? find_regions(f, kFunctionFirstBarrier, kFunctionCallBarrier - 1)
+                             : find_regions(f, 0, kKernelCallBarrier - 1);
   uint32_t used = 0;
   ASSIGN_OR_RETURN(auto reg, allocate_registers(f, local_bytes, &used, &out.local_bytes));
   Emitter e(f, reg, symbols);
+  bool makes_calls = false;
+  std::vector<bool> pred_used(isa::kNumPreds, false);
+  for (const auto& b : f.blocks)
+    for (const auto& i : b.insts) {
+      makes_calls |= i.op == Op::kIsa && i.isa_op == Opcode::CALL;
+      for (int d : i.defs)
+        if (d != ir::kNoValue && reg[d] >= 0 && f.type_of(d) == isa::DataType::Pred) pred_used[reg[d]] = true;
+    }
+  std::vector<uint8_t> saved_preds;
+  for (int p = 0; p < isa::kNumPreds; ++p)
+    if (pred_used[p]) saved_preds.push_back(static_cast<uint8_t>(p));
+  uint32_t save_at = (out.local_bytes + 3) / 4 * 4;
+  uint32_t frame = is_function ? save_at + 4 * (used + static_cast<uint32_t>(saved_preds.size())) : out.local_bytes;
+  frame = (frame + 15) / 16 * 16;
+  out.frame_bytes = frame;
+  if (is_function) out.local_bytes = frame;
+  e.set_frame(is_function, frame, save_at, is_function ? used : 0, is_function ? saved_preds : std::vector<uint8_t>{},
+              makes_calls);
   RETURN_IF_ERROR(e.run(regions, &out));
   // Registers the code touches (allocation plus any scratch used for legalisation).
   uint32_t top = std::max<uint32_t>(used, 1);

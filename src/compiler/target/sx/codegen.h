@@ -5,7 +5,7 @@
 // fall-through (layout.h), liveness and linear-scan register allocation (GPRs
 // R0-R243, 64-bit values in even-aligned pairs, 128-bit in 4-aligned quads; predicates
 // P0-P6; R244-R253 are scratch registers for legalising immediates), convergence
-// barriers, emission.
+// barriers, emission. Calls follow docs/abi.md.
 //
 // CONVERGENCE: for every conditional branch that is not warp-uniform (bra.uni), with
 // immediate post-dominator P (a virtual exit post-dominates exiting blocks): if P is the
@@ -39,10 +39,24 @@ struct CodegenResult {
   std::vector<sxbin::LineEntry> lines;    // instruction index -> PTX line / .loc
   int convergence_regions = 0;            // BSSY/BSYNC pairs emitted
   uint32_t local_bytes = 0;               // local memory per thread, spill slots included
+  // Real calls (docs/abi.md). frame_bytes: this code's frame (a kernel: its local memory,
+  // 16-aligned; a function: parameters, locals, spills and saved registers). relocs:
+  // code index -> function whose first instruction's index the instruction's imm takes
+  // (CALL targets and function-pointer constants), to be patched at layout.
+  uint32_t frame_bytes = 0;
+  std::vector<std::pair<size_t, std::string>> relocs;
 };
+
+// Registers of the calling convention (docs/abi.md), outside the allocatable R0-R243 and
+// the legalisation scratch registers.
+inline constexpr uint8_t kStackPointerReg = 246;
+inline constexpr uint8_t kReturnAddressReg = 247;
 
 // `symbols` maps kSymAddr symbols to c[1] entries (index in the vector). `local_bytes`:
 // the kernel's own local memory per thread; register spill slots are placed after it.
-StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes);
+// `is_function`: `f` is a called function (ir::lower_function): it gets the prologue and
+// epilogue of docs/abi.md and addresses its frame through the stack pointer.
+StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes,
+                                 bool is_function = false);
 
 }  // namespace strata::compiler::sx

@@ -77,6 +77,50 @@ TEST(Divergence, NestedIfElseReconverges) {
   }
 }
 
+// CALL through a register with a per-lane target (gid % 3 picks one of three
+// functions), RET to the address CALL wrote; BSSY/BSYNC around the call reconverge the
+// lanes, and a function that calls another (nested CALL/RET) returns correctly.
+TEST(Divergence, CallWithPerLaneTargetsAndReturn) {
+  Harness h;
+  const uint64_t out = h.alloc(4096), ballot = h.alloc(4096);
+  std::vector<isa::Inst> c = prologue();
+  c.push_back(B(Opcode::IREM).t(DataType::U32).d(8).a(3).bi(3));
+  const size_t table = c.size();
+  c.push_back(B(Opcode::IADD).t(DataType::U32).d(9).a(8).bi(0));  // + first function's index
+  c.push_back(B(Opcode::MOV).t(DataType::U32).d(10).bi(0));
+  const size_t bssy = c.size();
+  c.push_back(B(Opcode::BSSY).mod(3));
+  c.push_back(B(Opcode::CALL).d(20).b(9));
+  c[bssy].imm = static_cast<uint32_t>(c.size());
+  c.push_back(B(Opcode::BSYNC).mod(3));
+  c.push_back(B(Opcode::VOTE).d(11).ps(isa::kPT).mod(kBallot));
+  store_results(c, 10, 11);
+  // The three functions, one instruction apart: f0 jumps to f2's body via a nested call.
+  const size_t f0 = c.size();
+  c[table].imm = static_cast<uint32_t>(f0);
+  c[table].b_imm = true;
+  c.push_back(B(Opcode::BRA));                                        // f0: -> its body
+  c.push_back(B(Opcode::BRA));                                        // f1: -> its body
+  c.push_back(B(Opcode::IADD).t(DataType::U32).d(10).a(10).bi(5));   // f2: R10 += 5
+  c.push_back(B(Opcode::RET).a(20));
+  const size_t f0_body = c.size();
+  c[f0].imm = static_cast<uint32_t>(f0_body);
+  c.push_back(B(Opcode::MOV).t(DataType::U32).d(10).bi(100));
+  c.push_back(B(Opcode::MOV).t(DataType::U32).d(21).b(20));              // keep the return address
+  c.push_back(B(Opcode::CALL).d(20).bi(static_cast<uint32_t>(f0 + 2)));  // nested: f2
+  c.push_back(B(Opcode::RET).a(21));
+  c[f0 + 1].imm = static_cast<uint32_t>(c.size());
+  c.push_back(B(Opcode::MOV).t(DataType::U32).d(10).bi(7));           // f1: R10 = 7
+  c.push_back(B(Opcode::RET).a(20));
+  ASSERT_EQ(h.launch(c, Dim{1}, Dim{64}, ptrs({out, ballot})).kind, FaultKind::kNone);
+  auto r = h.read<uint32_t>(out, 64);
+  auto b = h.read<uint32_t>(ballot, 64);
+  for (uint32_t t = 0; t < 64; ++t) {
+    EXPECT_EQ(r[t], t % 3 == 0 ? 105u : t % 3 == 1 ? 7u : 5u) << t;
+    EXPECT_EQ(b[t], 0xffffffffu) << "converged after the call, thread " << t;
+  }
+}
+
 TEST(Divergence, LoopWithPerLaneTripCounts) {
   Harness h;
   const uint64_t out = h.alloc(4096), ballot = h.alloc(4096);

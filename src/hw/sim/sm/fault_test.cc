@@ -49,6 +49,20 @@ TEST(Fault, SharedOutOfWindow) {
   EXPECT_EQ(f.tid[0], 16u);
 }
 
+TEST(Fault, CallOrReturnOutsideTheProgram) {
+  // Lane l calls instruction l + 5: lanes 0-2 reach the EXITs, lane 3 is the first past the end.
+  auto f = run({B(Opcode::S2R).d(0).mod(static_cast<uint8_t>(isa::SpecialReg::TID_X)),
+                B(Opcode::IADD).t(DataType::U32).d(1).a(0).bi(5), B(Opcode::CALL).d(2).b(1), B(Opcode::EXIT),
+                B(Opcode::EXIT), B(Opcode::EXIT), B(Opcode::EXIT), B(Opcode::EXIT)},
+               0);
+  EXPECT_EQ(f.kind, FaultKind::kInvalidPc);  // lanes 3.. target 8 and beyond
+  EXPECT_EQ(f.address, 8u);
+  EXPECT_EQ(f.tid[0], 3u);
+  auto g = run({B(Opcode::MOV).t(DataType::U32).d(1).bi(1000), B(Opcode::RET).a(1)}, 0);
+  EXPECT_EQ(g.kind, FaultKind::kInvalidPc);
+  EXPECT_EQ(g.address, 1000u);
+}
+
 TEST(Fault, TrapAndAssert) {
   auto t = run({B(Opcode::TRAP).imm(0)}, 0);
   EXPECT_EQ(t.kind, FaultKind::kTrap);

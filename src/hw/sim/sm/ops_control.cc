@@ -101,6 +101,51 @@ void h_bra(ExecContext& ctx, const DecodedInst& in, uint32_t exec) {
   if (in.target <= in.pc && --ctx.backward_budget <= 0) ctx.stop = true;
 }
 
+// Sends each lane of `exec` to its own target (targets[l]); a target outside the
+// program faults kInvalidPc. Lanes sharing the first lane's target keep running as the
+// group when every running lane goes there; otherwise the lanes wait, ready, at their
+// targets and are picked up as groups of their own (divergence by target).
+void jump_lanes(ExecContext& ctx, const DecodedInst& in, uint32_t exec, const uint32_t* targets) {
+  Warp& w = *ctx.warp;
+  const uint32_t size = ctx.program->size();
+  const int first = std::countr_zero(exec);
+  const uint32_t t0 = targets[first];
+  bool uniform = true;
+  for (uint32_t mm = exec; mm != 0; mm &= mm - 1) {
+    const int l = std::countr_zero(mm);
+    if (targets[l] >= size) {
+      raise_fault(ctx, FaultKind::kInvalidPc, targets[l], l);
+      return;
+    }
+    uniform = uniform && targets[l] == t0;
+  }
+  if (uniform && exec == ctx.group) {
+    ctx.pc = t0;
+    merge_ready_lanes(ctx);
+    if (t0 <= in.pc && --ctx.backward_budget <= 0) ctx.stop = true;
+    return;
+  }
+  for (uint32_t mm = exec; mm != 0; mm &= mm - 1) {
+    const int l = std::countr_zero(mm);
+    w.pc[l] = targets[l];
+  }
+  ctx.group &= ~exec;
+  if (ctx.group == 0) ctx.stop = true;
+}
+
+void h_call(ExecContext& ctx, const DecodedInst& in, uint32_t exec) {
+  const uint32_t* b = ctx.src_b(in);
+  uint32_t targets[32];
+  for (uint32_t mm = exec; mm != 0; mm &= mm - 1) targets[std::countr_zero(mm)] = b[std::countr_zero(mm)];
+  uint32_t* d = ctx.row(in.d);
+  for (uint32_t mm = exec; mm != 0; mm &= mm - 1) d[std::countr_zero(mm)] = in.pc + 1;
+  jump_lanes(ctx, in, exec, targets);
+}
+
+void h_ret(ExecContext& ctx, const DecodedInst& in, uint32_t exec) {
+  jump_lanes(ctx, in, exec, ctx.row(in.a));
+}
+
 void h_bssy(ExecContext& ctx, const DecodedInst& in, uint32_t exec) {
   ctx.warp->conv[in.inst.mod & 15] = exec;
 }
@@ -221,5 +266,7 @@ Handler select_NANOSLEEP(const isa::Inst&) { return &h_yield; }
 Handler select_YIELD(const isa::Inst&) { return &h_yield; }
 Handler select_EXIT(const isa::Inst&) { return &h_exit; }
 Handler select_TRAP(const isa::Inst&) { return &h_trap; }
+Handler select_CALL(const isa::Inst&) { return &h_call; }
+Handler select_RET(const isa::Inst&) { return &h_ret; }
 
 }  // namespace strata::hw::sim

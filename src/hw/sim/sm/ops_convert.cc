@@ -53,7 +53,7 @@ double float_load(uint64_t raw, DataType t, bool ftz) {
   }
 }
 
-// Rounds to an integral value by mode (exact in double).
+// Rounds to an integral value by mode (exact in double); the result has x's sign.
 double round_integral(double x, isa::Round r) {
   if (!std::isfinite(x)) return x;
   switch (r) {
@@ -61,10 +61,11 @@ double round_integral(double x, isa::Round r) {
     case isa::Round::RM: return std::floor(x);
     case isa::Round::RP: return std::ceil(x);
     default: {
+      // IEEE roundToIntegral keeps the sign: -0.3 rounds to -0, not +0.
       const double fl = std::floor(x), frac = x - fl;
-      if (frac > 0.5) return fl + 1;
-      if (frac < 0.5) return fl;
-      return std::fmod(fl, 2.0) == 0 ? fl : fl + 1;
+      double v = fl;
+      if (frac > 0.5 || (frac == 0.5 && std::fmod(fl, 2.0) != 0)) v = fl + 1;
+      return std::copysign(v, x);
     }
   }
 }

@@ -1,0 +1,25 @@
+// The call graph of a linked PTX program: which .func bodies call which, which make
+// indirect calls, whose address is taken, and which are recursive. Lowering uses it to
+// decide between inlining a call and a real CALL (see docs/abi.md).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace strata::compiler::ir {
+
+struct LinkedProgram;
+
+struct CallGraph {
+  std::map<std::string, std::set<std::string>> direct;  // caller -> callees with bodies
+  std::set<std::string> indirect_callers;               // functions with `call %r, ...`
+  std::set<std::string> address_taken;                  // .func named outside a call
+  std::set<std::string> recursive;                      // on a cycle of direct calls
+};
+
+// Scans every function body (entries too). Never fails: calls to unknown names are
+// left to lowering to report.
+CallGraph build_call_graph(const LinkedProgram& program);
+
+}  // namespace strata::compiler::ir

@@ -1,0 +1,250 @@
+// Real calls (docs/abi.md): the call site of a function that is not inlined, the body of
+// such a function lowered on its own, and its parameters in the frame.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "compiler/ir/lowerer.h"
+
+namespace strata::compiler::ir {
+namespace {
+
+// Callees with more PTX instructions than this are called rather than inlined.
+constexpr size_t kInlineLimit = 2000;
+
+uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+size_t count_instructions(const std::vector<ptx::Statement>& stmts) {
+  size_t n = 0;
+  for (const auto& s : stmts) {
+    if (std::holds_alternative<ptx::Instruction>(s)) ++n;
+    if (auto* b = std::get_if<std::shared_ptr<ptx::Block>>(&s)) n += count_instructions((*b)->statements);
+  }
+  return n;
+}
+
+// A parameter's slot in a callee's frame.
+struct Slot {
+  uint32_t offset = 0, size = 0;
+};
+
+// The frame slots of a call's parameters then its return values (docs/abi.md): from byte
+// 4 (after the return address), each at its alignment but at least 4.
+std::vector<Slot> frame_slots(const std::vector<ptx::VarDecl>& params, const std::vector<ptx::VarDecl>& rets,
+                              uint64_t* end) {
+  std::vector<Slot> out;
+  uint64_t off = 4;
+  for (const auto* list : {&params, &rets})
+    for (const ptx::VarDecl& d : *list) {
+      off = align_up(off, std::max<uint64_t>(var_align(d), 4));
+      out.push_back({static_cast<uint32_t>(off), static_cast<uint32_t>(var_size(d))});
+      off += var_size(d);
+    }
+  *end = off;
+  return out;
+}
+
+DataType width_type(uint64_t bytes) {
+  switch (bytes) {
+    case 1: return DataType::U8;
+    case 2: return DataType::U16;
+    case 8: return DataType::U64;
+    default: return DataType::U32;
+  }
+}
+
+}  // namespace
+
+bool Lowerer::inline_call(const std::string& callee) const {
+  if (prog_.calls.recursive.count(callee)) return false;
+  auto it = prog_.functions.find(callee);
+  return it == prog_.functions.end() || count_instructions(it->second->body.statements) <= kInlineLimit;
+}
+
+Status Lowerer::frame_param_access(Opcode op, DataType mem, DataType value, int64_t offset,
+                                   const ptx::OperandSlot& data) {
+  if (offset < 0 || offset > 0x7fffffff) return invalid(inst_->loc, "parameter offset out of range");
+  Inst i;
+  i.op = Op::kIsa;
+  i.isa_op = op;
+  i.type = mem;
+  i.space = isa::MemSpace::LOCAL;
+  i.imm = static_cast<uint64_t>(offset);
+  if (op == Opcode::LD) {
+    i.srcs = {Operand::immediate(0)};
+    i.defs = {f_.new_value(value)};
+    return write(data, emit(std::move(i)));
+  }
+  ASSIGN_OR_RETURN(int v, read_value(data, value));
+  if (reg_class(f_.type_of(v)) == RegClass::k64 && reg_class(value) != RegClass::k64) v = low32(v);
+  i.srcs = {Operand::immediate(0), Operand::val(v)};
+  emit(std::move(i));
+  return ok_status();
+}
+
+Status Lowerer::lower_real_call(const ptx::Instruction& in, const ptx::Function* callee) {
+  auto* rets = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[0].value);
+  auto* args = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[2].value);
+  if (!rets || !args || !*rets || !*args) return invalid(in.loc, "malformed call operands");
+  const std::vector<ptx::VarDecl>* params = nullptr;
+  const std::vector<ptx::VarDecl>* results = nullptr;
+  if (callee) {
+    params = &callee->params;
+    results = &callee->return_params;
+  } else {
+    const auto* proto_sym = in.operands.size() > 3 ? std::get_if<ptx::SymbolOperand>(&in.operands[3].value) : nullptr;
+    if (!proto_sym) return unsupported(in.loc, "indirect call without a .callprototype");
+    for (const ptx::CallPrototype& p : frame().fn->prototypes)
+      if (p.name == proto_sym->name) {
+        params = &p.params;
+        results = &p.return_params;
+      }
+    if (!params) return invalid(in.loc, "unknown call prototype '" + proto_sym->name + "'");
+  }
+  const std::string what = callee ? "'" + callee->name + "'" : std::string("the indirect call");
+  if ((*args)->elements.size() != params->size())
+    return invalid(in.loc, fmt::format("call to {} passes {} arguments, it takes {}", what, (*args)->elements.size(),
+                                       params->size()));
+  if ((*rets)->elements.size() > results->size())
+    return invalid(in.loc, "call to " + what + " expects more results than it returns");
+  uint64_t end = 0;
+  std::vector<Slot> slots = frame_slots(*params, *results, &end);
+  auto frame_access = [&](Opcode op, DataType t, uint64_t imm, std::vector<Operand> srcs, bool outgoing) {
+    Inst i;
+    i.op = Op::kIsa;
+    i.isa_op = op;
+    i.type = t;
+    i.space = isa::MemSpace::LOCAL;
+    i.imm = imm;
+    if (outgoing) i.symbol = "@out";
+    i.srcs = std::move(srcs);
+    if (op == Opcode::LD) i.defs = {f_.new_value(t == DataType::U64 ? DataType::U64 : DataType::U32)};
+    return emit(std::move(i));
+  };
+  // Arguments: stored into the callee's frame, just past the caller's.
+  for (size_t k = 0; k < params->size(); ++k) {
+    const ptx::Operand& a = (*args)->elements[k];
+    const Slot& slot = slots[k];
+    if (auto* sym = std::get_if<ptx::SymbolOperand>(&a)) {
+      const ScopedVar* sv = find_scoped(sym->name);
+      if (sv && sv->space == "fframe") {
+        for (uint32_t o = 0; o < slot.size; o += 4) {
+          int v = frame_access(Opcode::LD, DataType::U32, sv->offset + o, {Operand::immediate(0)}, false);
+          frame_access(Opcode::ST, DataType::U32, slot.offset + o, {Operand::immediate(0), Operand::val(v)}, true);
+        }
+        continue;
+      }
+      const std::set<int64_t>& offs = frame().param_offsets[sym->name];
+      for (auto it = offs.begin(); it != offs.end(); ++it) {
+        int64_t off = *it;
+        if (off < 0 || off >= slot.size) continue;
+        int64_t next = std::next(it) == offs.end() ? slot.size : std::min<int64_t>(*std::next(it), slot.size);
+        DataType pt = DataType::U32;
+        int v = ssa_.read(var_key("param:" + sym->name + "@" + std::to_string(off)), cur_, pt);
+        bool wide = reg_class(f_.type_of(v)) == RegClass::k64;
+        uint64_t w = next - off >= 8 && wide ? 8 : next - off >= 4 ? 4 : next - off >= 2 ? 2 : 1;
+        if (wide && w < 8) v = low32(v);
+        frame_access(Opcode::ST, width_type(w), slot.offset + static_cast<uint64_t>(off),
+                     {Operand::immediate(0), Operand::val(v)}, true);
+      }
+    } else {
+      DataType pt;
+      if (!ptx_type((*params)[k].type, &pt)) pt = DataType::U32;
+      ASSIGN_OR_RETURN(int v, read_value(ptx::OperandSlot{a, false, in.loc}, pt));
+      uint64_t w = std::min<uint64_t>(slot.size, reg_class(f_.type_of(v)) == RegClass::k64 ? 8 : 4);
+      if (w < 8 && reg_class(f_.type_of(v)) == RegClass::k64) v = low32(v);
+      frame_access(Opcode::ST, width_type(w), slot.offset, {Operand::immediate(0), Operand::val(v)}, true);
+    }
+  }
+  Inst call;
+  call.op = Op::kIsa;
+  call.isa_op = Opcode::CALL;
+  if (callee) {
+    call.symbol = "@func:" + callee->name;
+    info_.callees.insert(callee->name);
+  } else {
+    ASSIGN_OR_RETURN(DataType rt, reg_type(std::get<ptx::RegOperand>(in.operands[1].value).name, in.loc));
+    ASSIGN_OR_RETURN(int target, read_value(in.operands[1], rt));
+    if (reg_class(f_.type_of(target)) == RegClass::k64) target = low32(target);
+    call.srcs = {Operand::val(target)};
+    info_.indirect_calls = true;
+  }
+  info_.makes_calls = true;
+  emit(std::move(call));
+  // Results: copied out of the callee's frame into this frame, where ld.param reads them.
+  for (size_t k = 0; k < (*rets)->elements.size(); ++k) {
+    const Slot& slot = slots[params->size() + k];
+    const ptx::Operand& dst = (*rets)->elements[k];
+    if (auto* sym = std::get_if<ptx::SymbolOperand>(&dst)) {
+      local_top_ = align_up(local_top_, 8);
+      uint64_t home = local_top_;
+      local_top_ += align_up(slot.size, 4);
+      for (uint32_t o = 0; o < slot.size; o += 4) {
+        int v = frame_access(Opcode::LD, DataType::U32, slot.offset + o, {Operand::immediate(0)}, true);
+        frame_access(Opcode::ST, DataType::U32, home + o, {Operand::immediate(0), Operand::val(v)}, false);
+      }
+      frame().vars[sym->name] = {"fframe", home};
+    } else {
+      DataType rt;
+      if (!ptx_type((*results)[k].type, &rt)) rt = DataType::U32;
+      uint64_t w = std::min<uint64_t>(slot.size, 8);
+      int v = frame_access(Opcode::LD, width_type(w >= 8 ? 8 : w >= 4 ? 4 : w), slot.offset, {Operand::immediate(0)},
+                           true);
+      RETURN_IF_ERROR(write(ptx::OperandSlot{dst, false, in.loc}, v));
+    }
+  }
+  return ok_status();
+}
+
+StatusOr<LoweredKernel> Lowerer::run_function(const ptx::Function& fn) {
+  is_function_ = true;
+  Frame top;
+  top.fn = &fn;
+  top.module = prog_.function_module.at(fn.name);
+  f_.name = fn.name;
+  info_.name = fn.name;
+  info_.module = top.module;
+  uint64_t end = 0;
+  std::vector<Slot> slots = frame_slots(fn.params, fn.return_params, &end);
+  size_t k = 0;
+  for (const auto* list : {&fn.params, &fn.return_params})
+    for (const ptx::VarDecl& d : *list) top.vars[d.name] = {"fframe", slots[k++].offset};
+  local_top_ = end;
+  frames_.push_back(top);
+  int entry = new_block();
+  ssa_.seal(entry);
+  start_block(entry);
+  int body = new_block();
+  branch(body);
+  ssa_.seal(body);
+  start_block(body);
+  frame().ret_block = new_block();
+  int ret = frame().ret_block;
+  RETURN_IF_ERROR(lower_body(fn));
+  branch(ret);  // falling off the end returns
+  ssa_.seal(ret);
+  start_block(ret);
+  Inst exit;
+  exit.op = Op::kExit;
+  exit.imm = 1;
+  emit(exit);
+  ssa_.finish();
+  if (uses_dynamic_shared_ || !module_shared_.empty() || shared_top_ != 0)
+    return unsupported(fn.loc, "shared memory in '" + fn.name + "', which is called rather than inlined");
+  if (local_top_ > 0xffffffull) return invalid(fn.loc, "frame of '" + fn.name + "' too large");
+  info_.local_bytes = static_cast<uint32_t>(align_up(local_top_, 4));
+  info_.num_barriers = max_barrier_;
+  f_.recompute_preds();
+  LoweredKernel out;
+  out.function = std::move(f_);
+  out.info = info_;
+  return out;
+}
+
+StatusOr<LoweredKernel> lower_function(const LinkedProgram& program, const ptx::Function& fn,
+                                       std::vector<std::string>* symbols) {
+  Lowerer l(program, symbols);
+  return l.run_function(fn);
+}
+
+}  // namespace strata::compiler::ir

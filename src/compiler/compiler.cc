@@ -1,5 +1,6 @@
 // compile_ptx: parse -> link -> lower -> optimise -> generate -> sxbin.
 #include "compiler/compiler.h"
+#include "compiler/target/sx/compact_registers.h"
 
 #include <fmt/format.h>
 
@@ -141,6 +142,7 @@ StatusOr<Unit> compile_kernel(const ir::LinkedProgram& program, const ptx::Funct
     out.cg.code.insert(out.cg.code.end(), cg.code.begin(), cg.code.end());
     out.cg.lines.insert(out.cg.lines.end(), cg.lines.begin(), cg.lines.end());
     out.cg.regs_used = std::max(out.cg.regs_used, cg.regs_used);
+    out.cg.regs_allocated = std::max(out.cg.regs_allocated, cg.regs_allocated);
     out.info.num_barriers = std::max(out.info.num_barriers, units[u].info.num_barriers);
   }
   const uint64_t local = uint64_t{out.cg.frame_bytes} + stack;
@@ -172,6 +174,7 @@ StatusOr<std::vector<uint8_t>> compile_ptx(const std::vector<PtxSource>& sources
       if (program.functions.at(fn.name) != &fn) continue;
       ASSIGN_OR_RETURN(Unit k, compile_kernel(program, fn, &symbols, options));
       sx::CodegenResult& cg = k.cg;
+      cg.regs_used = sx::compact_registers(&cg.code, cg.regs_allocated);
       for (const isa::Inst& inst : cg.code) {
         Status v = isa::validate(inst);
         if (!v.ok())

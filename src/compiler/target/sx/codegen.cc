@@ -590,6 +590,7 @@ StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>&
       if (x != isa::kRZ && x >= kFirstScratch && !(i.op == Opcode::PLOP && x == i.rb))
         top = std::max<uint32_t>(top, std::min<uint32_t>(x + 2u, 255u));
   out.regs_used = top;
+  out.regs_allocated = used;
   for (const Region& r : regions) out.convergence_regions += r.barrier >= 0;
   return out;
 }

@@ -36,6 +36,7 @@ namespace strata::compiler::sx {
 struct CodegenResult {
   std::vector<isa::Inst> code;
   uint32_t regs_used = 0;                 // highest GPR index + 1
+  uint32_t regs_allocated = 0;            // R0..R(n-1) hold allocated values
   std::vector<sxbin::LineEntry> lines;    // instruction index -> PTX line / .loc
   int convergence_regions = 0;            // BSSY/BSYNC pairs emitted
   uint32_t local_bytes = 0;               // local memory per thread, spill slots included

@@ -213,11 +213,13 @@ void CommandProcessor::fault(uint32_t index, uint64_t generation, const FaultEnt
     std::lock_guard lock(mu_);
     Channel& live = channels_[index];
     if (live.generation != generation) return;  // reset while the packet ran
+    // The record is in the fault FIFO before CH_STATUS says "faulted", so whoever sees
+    // the status can read the record.
+    faults_->push(entry);
     live.status = kStatusFaulted;
   }
   STRATA_LOG_INFO("channel {}: {} at {:#x} (kernel {}, pc {})", index, fault_kind_name(entry.kind),
                   entry.address, entry.kernel_id, entry.pc);
-  faults_->push(entry);
   interrupts_->raise(kIntrFault);
 }
 

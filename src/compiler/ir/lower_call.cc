@@ -233,12 +233,7 @@ StatusOr<LoweredKernel> Lowerer::run_function(const ptx::Function& fn) {
     return unsupported(fn.loc, "shared memory in '" + fn.name + "', which is called rather than inlined");
   if (local_top_ > 0xffffffull) return invalid(fn.loc, "frame of '" + fn.name + "' too large");
   info_.local_bytes = static_cast<uint32_t>(align_up(local_top_, 4));
-  info_.num_barriers = max_barrier_;
-  f_.recompute_preds();
-  LoweredKernel out;
-  out.function = std::move(f_);
-  out.info = info_;
-  return out;
+  return finish();
 }
 
 StatusOr<LoweredKernel> lower_function(const LinkedProgram& program, const ptx::Function& fn,

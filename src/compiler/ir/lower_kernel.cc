@@ -480,6 +480,10 @@ StatusOr<LoweredKernel> Lowerer::run(const ptx::Function& kernel) {
   if (dyn_base > 0xffffffffull || local_top_ > 0xffffffffull) return invalid(kernel.loc, "shared or local memory too large");
   info_.shared_bytes = static_cast<uint32_t>(uses_dynamic_shared_ ? dyn_base : shared_top_);
   info_.local_bytes = static_cast<uint32_t>(align_up(local_top_, 8));
+  return finish();
+}
+
+LoweredKernel Lowerer::finish() {
   info_.num_barriers = max_barrier_;
   f_.recompute_preds();
   LoweredKernel out;

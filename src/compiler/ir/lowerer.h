@@ -95,6 +95,8 @@ class Lowerer {
   Status lower_real_call(const ptx::Instruction& in, const ptx::Function* callee);
   bool inline_call(const std::string& callee) const;
   StatusOr<LoweredKernel> run_function(const ptx::Function& fn);
+  // The end of run / run_function: barrier count, predecessor lists, the result.
+  LoweredKernel finish();
   // ld/st.param of a parameter held in the frame ("fframe" space).
   // `mem`: the access width/signedness; `value`: the register type loaded or stored.
   Status frame_param_access(Opcode op, DataType mem, DataType value, int64_t offset, const ptx::OperandSlot& data);

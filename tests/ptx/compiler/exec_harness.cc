@@ -43,7 +43,7 @@ StatusOr<hw::sim::FaultRecord> PtxExec::run_with_param_block(const std::string& 
   hw::sim::testing::LaunchOptions opts;
   opts.regs = k->regs_per_thread;
   opts.local_bytes = k->local_bytes;
-  opts.shared_bytes = k->shared_bytes;
+  opts.shared_bytes = k->shared_bytes + dynamic_shared_;
   return h_.launch_raw(code, grid, block, words, opts);
 }
 

@@ -30,6 +30,9 @@ class PtxExec {
   StatusOr<hw::sim::FaultRecord> run_with_param_block(const std::string& name, Dim grid, Dim block,
                                                       const std::vector<uint8_t>& block_bytes);
 
+  // Dynamic shared memory for the following runs, in bytes (after the static shared).
+  void set_dynamic_shared(uint32_t bytes) { dynamic_shared_ = bytes; }
+
   const sxbin::Binary& binary() const { return bin_; }
   // The kernel's code as Strata assembly (for failure messages).
   std::string disassembly(const std::string& name) const;
@@ -45,6 +48,7 @@ class PtxExec {
  private:
   hw::sim::testing::Harness h_;
   sxbin::Binary bin_;
+  uint32_t dynamic_shared_ = 0;
 };
 
 }  // namespace strata::compiler::testing

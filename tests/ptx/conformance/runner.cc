@@ -5,6 +5,7 @@
 // a known failure that now passes (so both files stay true).
 //
 // Usage: ptx_conformance [--family F] [--write PATH] [--results PATH --expected PATH]
+//                        [--verbose N] [--dump FORM] [--dump-case CASE]
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include "compiler/compiler.h"
 #include "exec_harness.h"
 #include "forms.h"
+#include "kernel_cases.h"
 
 namespace strata::ptx_conformance {
 namespace {
@@ -315,14 +317,81 @@ void run_family(const std::vector<const Form*>& forms, std::map<std::string, Res
     for (const Form* f : ok) run_batch({f}, results);
 }
 
+// ---- kernel cases ---------------------------------------------------------------------
+
+// Runs one kernel case; "" when it passed, else the status and detail to report.
+Result run_kernel_case(const KernelCase& c) {
+  for (const std::string& form : c.forms)
+    if (!ptx_uses_form(c.ptx, form)) return {"error", c.family, "case " + c.name + " does not use " + form};
+  compiler::CompileOptions opts;
+  opts.opt_level = 2;
+  opts.verify_each_pass = true;
+  Status cs = compiler::compile_ptx({{"test.ptx", c.ptx}}, opts).status();
+  if (!cs.ok()) {
+    std::string msg = c.name + ": " + cs.message();
+    for (char& ch : msg) if (ch == '\n' || ch == '"' || ch == '\\') ch = ' ';
+    return {cs.code() == Code::kNotSupported ? "unsupported" : "error", c.family, msg.substr(0, 200)};
+  }
+  PtxExec e;
+  Status s = e.compile(c.ptx);
+  if (!s.ok()) return {"error", c.family, c.name + ": " + s.message().substr(0, 160)};
+  std::vector<uint64_t> params, addrs;
+  for (const auto& b : c.buffers) {
+    uint64_t va = e.alloc(std::max<uint64_t>(b.size(), 1));
+    e.write(va, b);
+    addrs.push_back(va);
+    params.push_back(va);
+  }
+  params.insert(params.end(), c.scalars.begin(), c.scalars.end());
+  e.set_dynamic_shared(c.launch.dynamic_shared);
+  auto fault = e.run("conf", Dim{c.launch.grid[0], c.launch.grid[1], c.launch.grid[2]},
+                     Dim{c.launch.block[0], c.launch.block[1], c.launch.block[2]}, params);
+  if (!fault.ok()) return {"error", c.family, c.name + ": " + fault.status().message().substr(0, 160)};
+  if (fault->kind != c.expect_fault)
+    return {"fail", c.family, c.name + ": fault " + hw::fault_kind_name(fault->kind) + " at pc " + std::to_string(fault->pc) +
+                                  ", expected " + hw::fault_kind_name(c.expect_fault)};
+  Buffers after;
+  for (size_t i = 0; i < c.buffers.size(); ++i) after.push_back(e.read<uint8_t>(addrs[i], c.buffers[i].size()));
+  std::string why = c.check ? c.check(after) : "";
+  if (!why.empty()) {
+    if (g_verbose) std::printf("    %s: %s\n", c.name.c_str(), why.c_str());
+    for (char& ch : why) if (ch == '\n' || ch == '"' || ch == '\\') ch = ' ';
+    return {"fail", c.family, c.name + ": " + why.substr(0, 200)};
+  }
+  return {"pass", c.family, ""};
+}
+
+// Runs the kernel cases (of `family`, or all); each form takes the worst result of the
+// cases that list it. Forms also in the ALU table keep a failure from either side.
+void run_kernel_cases(const std::string& family, std::vector<std::string>& order, std::map<std::string, Result>& results,
+                      std::map<std::string, std::pair<int, int>>& per_family) {
+  auto rank = [](const std::string& st) { return st == "pass" ? 0 : st == "fail" ? 1 : st == "unsupported" ? 2 : 3; };
+  for (const KernelCase& c : all_kernel_cases()) {
+    if (!family.empty() && c.family != family) continue;
+    Result r = run_kernel_case(c);
+    auto& [p, n] = per_family[c.family];
+    ++n;
+    p += r.status == "pass";
+    for (const std::string& form : c.forms) {
+      auto it = results.find(form);
+      if (it == results.end()) {
+        order.push_back(form);
+        results[form] = r;
+      } else if (rank(r.status) > rank(it->second.status)) {
+        it->second = Result{r.status, it->second.family, r.detail};
+      }
+    }
+  }
+}
+
 // ---- files ----------------------------------------------------------------------------
 
-std::string json(const std::vector<const Form*>& order, const std::map<std::string, Result>& results) {
+std::string json(const std::vector<std::string>& order, const std::map<std::string, Result>& results) {
   std::ostringstream o;
   o << "{\n  \"forms\": {\n";
   for (size_t i = 0; i < order.size(); ++i) {
-    const Result& r = results.at(order[i]->name);
-    o << "    \"" << order[i]->name << "\": {\"family\": \"" << r.family << "\", \"status\": \"" << r.status
+    const Result& r = results.at(order[i]);
+    o << "    \"" << order[i] << "\": {\"family\": \"" << r.family << "\", \"status\": \"" << r.status
       << "\", \"detail\": \"" << r.detail << "\"}" << (i + 1 < order.size() ? "," : "") << "\n";
   }
   o << "  }\n}\n";
@@ -353,7 +422,15 @@ int main_impl(int argc, char** argv) {
     else if (a == "--results") results_path = argv[i + 1];
     else if (a == "--expected") expected_path = argv[i + 1];
     else if (a == "--verbose") g_verbose = std::atoi(argv[i + 1]);
-    else if (a == "--dump") {  // prints one form's module and its Strata code
+    else if (a == "--dump-case") {  // prints one kernel case's module and its Strata code
+      for (const KernelCase& c : all_kernel_cases()) {
+        if (c.name != argv[i + 1]) continue;
+        PtxExec e;
+        Status s = e.compile(c.ptx);
+        std::printf("%s\n%s\n", c.ptx.c_str(), s.ok() ? e.disassembly("conf").c_str() : s.to_string().c_str());
+      }
+      return 0;
+    } else if (a == "--dump") {  // prints one form's module and its Strata code
       for (const Form& f : all_forms()) {
         if (f.name != argv[i + 1]) continue;
         PtxExec e;
@@ -364,40 +441,45 @@ int main_impl(int argc, char** argv) {
       return 0;
     }
   }
-  std::vector<const Form*> order;
+  std::vector<std::string> order;
   std::vector<std::string> families;
   std::map<std::string, std::vector<const Form*>> by_family;
   for (const Form& f : all_forms()) {
     if (!family.empty() && f.family != family) continue;
     if (by_family[f.family].empty()) families.push_back(f.family);
     by_family[f.family].push_back(&f);
-    order.push_back(&f);
+    order.push_back(f.name);
   }
   std::map<std::string, Result> results;
-  int pass = 0;
   for (const std::string& fam : families) {
     run_family(by_family[fam], results);
     int p = 0;
     for (const Form* f : by_family[fam]) p += results[f->name].status == "pass";
-    pass += p;
     std::printf("%-8s %3d / %3zu pass\n", fam.c_str(), p, by_family[fam].size());
   }
-  for (const Form* f : order)
-    if (results[f->name].status != "pass")
-      std::printf("  %-28s %-11s %s\n", f->name.c_str(), results[f->name].status.c_str(), results[f->name].detail.c_str());
+  std::map<std::string, std::pair<int, int>> case_families;
+  run_kernel_cases(family, order, results, case_families);
+  for (const auto& [fam, pn] : case_families)
+    std::printf("%-8s %3d / %3d kernel cases pass\n", fam.c_str(), pn.first, pn.second);
+  int pass = 0;
+  for (const std::string& name : order) {
+    pass += results[name].status == "pass";
+    if (results[name].status != "pass")
+      std::printf("  %-28s %-11s %s\n", name.c_str(), results[name].status.c_str(), results[name].detail.c_str());
+  }
   std::printf("%d / %zu forms pass\n", pass, order.size());
   if (!write.empty()) std::ofstream(write) << json(order, results);
 
   int problems = 0;
   if (!results_path.empty()) {
     std::map<std::string, std::string> before = read_statuses(results_path);
-    for (const Form* f : order) {
-      const std::string& now = results[f->name].status;
-      auto it = before.find(f->name);
-      if (it == before.end()) { ++problems; std::printf("NEW FORM %s (%s): regenerate the results file\n", f->name.c_str(), now.c_str()); }
+    for (const std::string& name : order) {
+      const std::string& now = results[name].status;
+      auto it = before.find(name);
+      if (it == before.end()) { ++problems; std::printf("NEW FORM %s (%s): regenerate the results file\n", name.c_str(), now.c_str()); }
       else if (it->second != now) {
         ++problems;
-        std::printf("%s %s: was %s, now %s\n", it->second == "pass" ? "REGRESSION" : "CHANGED", f->name.c_str(),
+        std::printf("%s %s: was %s, now %s\n", it->second == "pass" ? "REGRESSION" : "CHANGED", name.c_str(),
                     it->second.c_str(), now.c_str());
       }
     }
@@ -418,17 +500,17 @@ int main_impl(int argc, char** argv) {
       std::getline(s, reason);
       expected[form] = {st, reason};
     }
-    for (const Form* f : order) {
-      const Result& r = results[f->name];
-      auto it = expected.find(f->name);
+    for (const std::string& name : order) {
+      const Result& r = results[name];
+      auto it = expected.find(name);
       if (r.status == "pass") {
-        if (it != expected.end()) { ++problems; std::printf("NOW PASSES %s: remove it from the expected failures\n", f->name.c_str()); }
+        if (it != expected.end()) { ++problems; std::printf("NOW PASSES %s: remove it from the expected failures\n", name.c_str()); }
       } else if (it == expected.end()) {
         ++problems;
-        std::printf("NEW FAILURE %s: %s %s\n", f->name.c_str(), r.status.c_str(), r.detail.c_str());
+        std::printf("NEW FAILURE %s: %s %s\n", name.c_str(), r.status.c_str(), r.detail.c_str());
       } else if (it->second.first != r.status || it->second.second.empty()) {
         ++problems;
-        std::printf("EXPECTED %s to be %s with a reason; it is %s\n", f->name.c_str(), it->second.first.c_str(), r.status.c_str());
+        std::printf("EXPECTED %s to be %s with a reason; it is %s\n", name.c_str(), it->second.first.c_str(), r.status.c_str());
       }
     }
   }

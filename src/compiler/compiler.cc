@@ -9,6 +9,7 @@
 #include <set>
 
 #include "compiler/build_id.h"
+#include "compiler/devrt/devrt.h"
 #include "compiler/ir/lower.h"
 #include "compiler/passes/passes.h"
 #include "compiler/ptx/parser.h"
@@ -45,32 +46,48 @@ Status optimise(ir::Function& f, const CompileOptions& options) {
   return ok_status();
 }
 
+// Whether the program declares, without defining, a device-runtime function that the
+// device runtime library implements (malloc, free, ...: devrt.h).
+bool needs_device_runtime(const std::vector<ptx::Module>& modules) {
+  std::set<std::string> declared, defined;
+  for (const ptx::Module& m : modules)
+    for (const ptx::Function& f : m.functions)
+      if (!devrt::library_function(f.name).empty()) (f.has_body ? defined : declared).insert(f.name);
+  for (const std::string& name : declared)
+    if (!defined.count(name)) return true;
+  return false;
+}
+
 // One separately compiled piece of code: a kernel or a called function.
 struct Unit {
   std::string name;
   ir::KernelInfo info;
   sx::CodegenResult cg;
+  uint32_t stack_bytes = 0;  // kernels: the call stack's part of cg.local_bytes
+  bool recursion = false;    // kernels: stack_bytes is the recursion stack
 };
 
-StatusOr<Unit> compile_unit(const ir::LinkedProgram& program, const ptx::Function& fn, bool is_function,
+// `kernel`: null for a kernel, else the info of the kernel a function is compiled for.
+StatusOr<Unit> compile_unit(const ir::LinkedProgram& program, const ptx::Function& fn, const ir::KernelInfo* kernel,
                             std::vector<std::string>* symbols, const CompileOptions& options) {
-  ASSIGN_OR_RETURN(ir::LoweredKernel k, is_function ? ir::lower_function(program, fn, symbols)
+  const bool is_function = kernel != nullptr;
+  ASSIGN_OR_RETURN(ir::LoweredKernel k, is_function ? ir::lower_function(program, fn, symbols, *kernel)
                                                     : ir::lower_kernel(program, fn, symbols));
   RETURN_IF_ERROR(optimise(k.function, options));
   ASSIGN_OR_RETURN(sx::CodegenResult cg, sx::generate(std::move(k.function), *symbols, k.info.local_bytes, is_function));
-  return Unit{fn.name, std::move(k.info), std::move(cg)};
+  return Unit{fn.name, std::move(k.info), std::move(cg), 0, false};
 }
 
-// Per-thread stack reserved for frames when the call graph has a cycle (recursion).
-// CUDA's default cudaLimitStackSize is 1 KiB, but a Strata frame saves every register
-// its function allocates (docs/abi.md), so frames are a few times larger than NVIDIA's:
-// 4 KiB gives about the recursion depth 1 KiB gives there.
-constexpr uint64_t kRecursionStackBytes = 4096;
+// Per-thread stack reserved for frames when the call graph has a cycle (recursion), for
+// CUDA's default cudaLimitStackSize; the driver resizes it by the context's limit
+// (sxbin.h, CALL STACK).
+constexpr uint64_t kRecursionStackBytes =
+    uint64_t{sxbin::kStackBytesPerLimitByte} * sxbin::kDefaultStackLimit;
 
 // The stack the called frames of unit 0 (the kernel) need at most: the deepest chain of
-// frames, or kRecursionStackBytes when a chain can repeat. An indirect call may reach any
-// function whose address the kernel's code takes.
-uint64_t call_stack_bytes(const std::vector<Unit>& units) {
+// frames, or kRecursionStackBytes when a chain can repeat (*recursion). An indirect call
+// may reach any function whose address the kernel's code takes.
+uint64_t call_stack_bytes(const std::vector<Unit>& units, bool* recursion) {
   std::map<std::string, size_t> index;
   std::set<std::string> address_taken;
   for (size_t u = 0; u < units.size(); ++u) {
@@ -101,6 +118,7 @@ uint64_t call_stack_bytes(const std::vector<Unit>& units) {
     state[u] = 2;
   };
   visit(0);
+  *recursion = cycle;
   return cycle ? kRecursionStackBytes : depth[0];
 }
 
@@ -110,14 +128,14 @@ uint64_t call_stack_bytes(const std::vector<Unit>& units) {
 StatusOr<Unit> compile_kernel(const ir::LinkedProgram& program, const ptx::Function& fn,
                               std::vector<std::string>* symbols, const CompileOptions& options) {
   std::vector<Unit> units;
-  ASSIGN_OR_RETURN(Unit kernel, compile_unit(program, fn, false, symbols, options));
+  ASSIGN_OR_RETURN(Unit kernel, compile_unit(program, fn, nullptr, symbols, options));
   units.push_back(std::move(kernel));
   std::set<std::string> queued;
   for (size_t u = 0; u < units.size(); ++u) {
     std::set<std::string> callees = units[u].info.callees;
     for (const std::string& name : callees) {
       if (!queued.insert(name).second) continue;
-      ASSIGN_OR_RETURN(Unit f, compile_unit(program, *program.functions.at(name), true, symbols, options));
+      ASSIGN_OR_RETURN(Unit f, compile_unit(program, *program.functions.at(name), &units[0].info, symbols, options));
       units.push_back(std::move(f));
     }
   }
@@ -131,7 +149,8 @@ StatusOr<Unit> compile_kernel(const ir::LinkedProgram& program, const ptx::Funct
     start[units[u].name] = static_cast<uint32_t>(size);
     size += units[u].cg.code.size();
   }
-  uint64_t stack = call_stack_bytes(units);
+  bool recursion = false;
+  uint64_t stack = call_stack_bytes(units, &recursion);
   for (size_t u = 0; u < units.size(); ++u) {
     sx::CodegenResult& cg = units[u].cg;
     for (const auto& [pc, name] : cg.relocs) cg.code[pc].imm = start.at(name);
@@ -144,10 +163,13 @@ StatusOr<Unit> compile_kernel(const ir::LinkedProgram& program, const ptx::Funct
     out.cg.regs_used = std::max(out.cg.regs_used, cg.regs_used);
     out.cg.regs_allocated = std::max(out.cg.regs_allocated, cg.regs_allocated);
     out.info.num_barriers = std::max(out.info.num_barriers, units[u].info.num_barriers);
+    out.info.uses_device_heap |= units[u].info.uses_device_heap;
   }
   const uint64_t local = uint64_t{out.cg.frame_bytes} + stack;
   if (local > 0xffffffull) return error(Code::kNotSupported, fmt::format("kernel '{}': call stack too large", fn.name));
   out.cg.local_bytes = static_cast<uint32_t>(local);
+  out.stack_bytes = static_cast<uint32_t>(stack);
+  out.recursion = recursion;
   return std::move(out);
 }
 
@@ -156,10 +178,16 @@ StatusOr<Unit> compile_kernel(const ir::LinkedProgram& program, const ptx::Funct
 StatusOr<std::vector<uint8_t>> compile_ptx(const std::vector<PtxSource>& sources, const CompileOptions& options) {
   if (sources.empty()) return error(Code::kInvalidValue, "compile_ptx: no PTX sources");
   std::vector<ptx::Module> modules;
-  modules.reserve(sources.size());
+  modules.reserve(sources.size() + 1);
   for (const PtxSource& s : sources) {
     ASSIGN_OR_RETURN(ptx::Module m, ptx::parse_ptx(s.text, s.name));
     m.source_name = s.name;
+    modules.push_back(std::move(m));
+  }
+  if (needs_device_runtime(modules) && !devrt::library_ptx().empty()) {
+    const std::string name(devrt::kLibrarySourceName);
+    ASSIGN_OR_RETURN(ptx::Module m, ptx::parse_ptx(std::string(devrt::library_ptx()), name));
+    m.source_name = name;
     modules.push_back(std::move(m));
   }
   std::vector<const ptx::Module*> ptrs;
@@ -194,6 +222,9 @@ StatusOr<std::vector<uint8_t>> compile_ptx(const std::vector<PtxSource>& sources
       d.max_threads_per_block = k.info.max_threads;
       for (int i = 0; i < 3; ++i) d.reqntid[i] = k.info.reqntid[i];
       d.num_barriers = std::max<uint32_t>(k.info.num_barriers, 0);
+      d.stack_bytes = k.stack_bytes;
+      d.recursion = k.recursion;
+      d.uses_device_heap = k.info.uses_device_heap;
       d.ptx_source = k.info.module;
       d.lines = std::move(cg.lines);
       bin.code.insert(bin.code.end(), bytes.begin(), bytes.end());

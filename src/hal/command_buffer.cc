@@ -14,7 +14,8 @@ Status CommandBuffer::recordable() const {
 Status CommandBuffer::dispatch(const std::shared_ptr<Executable>& executable, int kernel, Dim3 grid,
                                Dim3 block, uint32_t dynamic_shared_bytes,
                                std::span<const uint8_t> params,
-                               std::span<const ConstBankBinding> banks) {
+                               std::span<const ConstBankBinding> banks,
+                               std::optional<uint32_t> local_bytes_per_thread) {
   RETURN_IF_ERROR(recordable());
   if (executable == nullptr) return error(Code::kInvalidValue, "dispatch: null executable");
   if (kernel < 0 || kernel >= executable->kernel_count()) {
@@ -56,7 +57,8 @@ Status CommandBuffer::dispatch(const std::shared_ptr<Executable>& executable, in
   }
   STRATA_LOG_DEBUG("hal: record dispatch '{}' grid ({},{},{}) block ({},{},{}) dyn shared {}", k.name,
                    g[0], g[1], g[2], b[0], b[1], b[2], dynamic_shared_bytes);
-  RETURN_IF_ERROR(do_dispatch(executable, kernel, grid, block, dynamic_shared_bytes, params, banks));
+  RETURN_IF_ERROR(do_dispatch(executable, kernel, grid, block, dynamic_shared_bytes, params, banks,
+                              local_bytes_per_thread.value_or(k.local_bytes_per_thread)));
   ++command_count_;
   return ok_status();
 }

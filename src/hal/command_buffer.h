@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 #include "base/status.h"
@@ -54,9 +55,12 @@ class CommandBuffer {
   // context). `params` (<= kMaxParamBytes) become constant bank 0; `banks` binds others.
   // grid/block must be non-zero and within the arch limits; block threads <=
   // max_threads_per_block; static + dynamic shared <= shared_bytes_per_block_optin.
+  // `local_bytes_per_thread` replaces the kernel's KernelInfo::local_bytes_per_thread
+  // for this launch (a driver sizes a recursive kernel's call stack by its stack limit).
   Status dispatch(const std::shared_ptr<Executable>& executable, int kernel, Dim3 grid,
                   Dim3 block, uint32_t dynamic_shared_bytes, std::span<const uint8_t> params,
-                  std::span<const ConstBankBinding> banks = {});
+                  std::span<const ConstBankBinding> banks = {},
+                  std::optional<uint32_t> local_bytes_per_thread = std::nullopt);
   // DMA of `bytes` from src_va to dst_va (any mapped GPU VAs; ranges must not overlap).
   Status copy(uint64_t src_va, uint64_t dst_va, uint64_t bytes);
   // Fills [va, va + bytes) with the low elem_size bytes of `pattern`; elem_size 1, 2 or
@@ -79,7 +83,8 @@ class CommandBuffer {
   virtual Status do_dispatch(const std::shared_ptr<Executable>& executable, int kernel,
                              Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
                              std::span<const uint8_t> params,
-                             std::span<const ConstBankBinding> banks) = 0;
+                             std::span<const ConstBankBinding> banks,
+                             uint32_t local_bytes_per_thread) = 0;
   virtual Status do_copy(uint64_t src_va, uint64_t dst_va, uint64_t bytes) = 0;
   virtual Status do_fill(uint64_t va, uint64_t bytes, uint32_t pattern, uint32_t elem_size) = 0;
   virtual Status do_signal(const std::shared_ptr<Semaphore>& semaphore, uint64_t value) = 0;

@@ -65,6 +65,12 @@ struct KernelInfo {
   std::set<std::string> address_taken;
   bool indirect_calls = false;
   bool makes_calls = false;
+  // Kernels: where the module-scope .shared variables the kernel or its called functions
+  // use live (~0 for dynamic ones, which start at dynamic_shared_base). Functions compiled
+  // for the kernel use the same offsets.
+  std::map<std::string, uint64_t> shared_layout;
+  uint64_t dynamic_shared_base = 0;
+  bool uses_device_heap = false;  // reads the device heap's VA (calls malloc/free)
 };
 
 struct LoweredKernel {
@@ -79,8 +85,10 @@ StatusOr<LoweredKernel> lower_kernel(const LinkedProgram& program, const ptx::Fu
 // Lowers a .func body as separately called code (docs/abi.md): parameters and return
 // values live in its frame, `ret` ends in the one kExit with imm 1 (return), and
 // info.local_bytes is the frame's size before register spills and saves.
+// `kernel` is the info of the kernel it is compiled for: the function's module-scope
+// .shared variables take the kernel's offsets (KernelInfo::shared_layout).
 StatusOr<LoweredKernel> lower_function(const LinkedProgram& program, const ptx::Function& fn,
-                                       std::vector<std::string>* symbols);
+                                       std::vector<std::string>* symbols, const KernelInfo& kernel);
 
 }  // namespace strata::compiler::ir
 

@@ -57,11 +57,14 @@ Status Lowerer::lower_control(const ptx::Instruction& in, bool* handled) {
     }
     return ok_status();
   }
-  if (op == "trap") {
+  // brkpt suspends the thread for a debugger; none is ever attached to Strata, so it
+  // aborts the grid like trap (cudaErrorLaunchFailure) instead of hanging it.
+  if (op == "trap" || op == "brkpt") {
     isa_op(Opcode::TRAP, DataType::kNone, DataType::kNone, {}, 0, 0);
     return ok_status();
   }
   if (op == "bar" || op == "barrier") {
+    if (has(in, "cluster")) return unsupported(in.loc, op + ".cluster is not supported yet");
     bool warp = has(in, "warp");
     if (warp) {
       RETURN_IF_ERROR(want_operands(in, 1));
@@ -101,9 +104,18 @@ Status Lowerer::lower_control(const ptx::Instruction& in, bool* handled) {
     if (is_red) {
       ASSIGN_OR_RETURN(int p, read_pred(in.operands.back()));
       srcs.push_back(Operand::val(p));
-      int v = isa_op(Opcode::BAR, bop == isa::BarOp::RED_POPC ? DataType::U32 : DataType::Pred,
-                     bop == isa::BarOp::RED_POPC ? DataType::U32 : DataType::Pred, srcs,
-                     static_cast<uint8_t>(bop), imm);
+      // BAR's operands are "d, pd, ...": POPC writes d, AND/OR write pd.
+      const bool popc = bop == isa::BarOp::RED_POPC;
+      Inst i;
+      i.op = Op::kIsa;
+      i.isa_op = Opcode::BAR;
+      i.type = popc ? DataType::U32 : DataType::Pred;
+      i.mod = static_cast<uint8_t>(bop);
+      i.imm = imm;
+      i.srcs = std::move(srcs);
+      int v = f_.new_value(popc ? DataType::U32 : DataType::Pred);
+      i.defs = popc ? std::vector<int>{v, kNoValue} : std::vector<int>{kNoValue, v};
+      emit(std::move(i));
       return write(in.operands[0], v);
     }
     isa_op(Opcode::BAR, DataType::kNone, DataType::kNone, srcs, static_cast<uint8_t>(bop), imm);
@@ -210,7 +222,8 @@ Status Lowerer::lower_warp(const ptx::Instruction& in, bool* handled) {
 Status Lowerer::lower_instruction(const ptx::Instruction& in) {
   if (in.opcode == "call") return lower_call(in);
   using Family = Status (Lowerer::*)(const ptx::Instruction&, bool*);
-  static const Family kFamilies[] = {&Lowerer::lower_control, &Lowerer::lower_warp, &Lowerer::lower_collective,
+  static const Family kFamilies[] = {&Lowerer::lower_control, &Lowerer::lower_warp, &Lowerer::lower_collective, &Lowerer::lower_async,
+                                     &Lowerer::lower_tensor,
                                      &Lowerer::lower_memory,
                                      &Lowerer::lower_atomic,  &Lowerer::lower_cvt,  &Lowerer::lower_arith,
                                      &Lowerer::lower_float};

@@ -1,11 +1,14 @@
 // Calls into CUDA's device runtime that Strata implements inline: vprintf (device
 // printf) and __assertfail (assert). Both talk to the driver through the driver bank
-// c[3]; the record layouts are the ABI in compiler/sxbin/sxbin.h.
+// c[3]; the record layouts are the ABI in compiler/sxbin/sxbin.h. Device malloc/free
+// become calls into the device runtime library (compiler/devrt/devrt.h), whose heap VA
+// comes from c[3] as well.
 #include <fmt/format.h>
 
 #include <optional>
 #include <string>
 
+#include "compiler/devrt/devrt.h"
 #include "compiler/ir/lowerer.h"
 #include "compiler/sxbin/printf_layout.h"
 #include "compiler/sxbin/sxbin.h"
@@ -263,6 +266,39 @@ Status Lowerer::lower_assertfail(const ptx::Instruction& in) {
   start_block(new_block());
   ssa_.seal(cur_);
   return ok_status();
+}
+
+// ---- Device heap (compiler/devrt) ----
+
+StatusOr<std::string> Lowerer::device_runtime_callee(const ptx::Instruction& in,
+                                                     const std::string& name) {
+  std::string_view library = devrt::library_function(name);
+  if (library.empty()) return name;
+  auto own = prog_.functions.find(name);
+  if (own != prog_.functions.end() && own->second->has_body) return name;  // the program's own
+  auto impl = prog_.functions.find(std::string(library));
+  if (impl == prog_.functions.end() || !impl->second->has_body)
+    return unsupported(in.loc, fmt::format("call to device-side '{}': this build of Strata has no "
+                                           "device runtime library (it was built without nvcc)",
+                                           name));
+  return std::string(library);
+}
+
+// __strata_device_heap(): the heap's VA from c[3]; marks the kernel as a heap user so the
+// driver allocates the heap before launching it.
+Status Lowerer::lower_device_heap(const ptx::Instruction& in) {
+  info_.uses_device_heap = true;
+  int heap = driver_bank_u64(*this, sxbin::kDriverBankDeviceHeapVa);
+  auto* rets = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[0].value);
+  if (!rets || !*rets || (*rets)->elements.size() != 1)
+    return invalid(in.loc, fmt::format("call to '{}' must take one result", devrt::kDeviceHeapIntrinsic));
+  const ptx::Operand& dst = (*rets)->elements[0];
+  if (auto* sym = std::get_if<ptx::SymbolOperand>(&dst)) {
+    ssa_.write(var_key("param:" + sym->name + "@0"), cur_, heap);
+    frame().param_offsets[sym->name].insert(0);
+    return ok_status();
+  }
+  return write(ptx::OperandSlot{dst, false, in.loc}, heap);
 }
 
 }  // namespace strata::compiler::ir

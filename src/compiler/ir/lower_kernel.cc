@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "compiler/devrt/devrt.h"
 #include "compiler/ir/lowerer.h"
 
 namespace strata::compiler::ir {
@@ -143,6 +144,16 @@ uint64_t Lowerer::shared_offset_of(const std::string& name) {
   auto it = module_shared_.find(name);
   if (it != module_shared_.end()) return it->second;
   const ModuleVar& v = prog_.vars.at(name);
+  if (kernel_layout_ != nullptr) {  // a called function: the kernel placed it
+    auto k = kernel_layout_->shared_layout.find(name);
+    if (k == kernel_layout_->shared_layout.end()) {
+      missing_shared_ = name;
+      return 0;
+    }
+    if (v.is_extern_shared) uses_dynamic_shared_ = true;
+    module_shared_[name] = k->second;
+    return k->second;
+  }
   uint64_t off;
   if (v.is_extern_shared) {
     uses_dynamic_shared_ = true;
@@ -287,8 +298,10 @@ Status Lowerer::lower_body(const ptx::Function& fn) {
 Status Lowerer::lower_call(const ptx::Instruction& in) {
   if (in.operands.size() < 3) return invalid(in.loc, "malformed call");
   auto* callee_sym = std::get_if<ptx::SymbolOperand>(&in.operands[1].value);
-  static const std::string kIndirect;
-  const std::string& name = callee_sym ? callee_sym->name : kIndirect;
+  std::string name;  // empty: an indirect call
+  if (callee_sym) {
+    ASSIGN_OR_RETURN(name, device_runtime_callee(in, callee_sym->name));
+  }
   int guard_join = -1;
   if (!in.guard.empty()) {
     int g = ssa_.read(var_key(in.guard), cur_, DataType::Pred);
@@ -308,6 +321,10 @@ Status Lowerer::lower_call(const ptx::Instruction& in) {
     RETURN_IF_ERROR(lower_assertfail(in));
   } else if (name == "vprintf" && declared_only) {
     RETURN_IF_ERROR(lower_vprintf(in));
+  } else if (is_device_launch_call(name) && (builtin == prog_.functions.end() || declared_only)) {
+    RETURN_IF_ERROR(lower_device_launch_call(in, name));
+  } else if (name == devrt::kDeviceHeapIntrinsic && declared_only) {
+    RETURN_IF_ERROR(lower_device_heap(in));
   } else {
     auto it = prog_.functions.find(name);
     if (it == prog_.functions.end()) return invalid(in.loc, "call to undeclared function '" + name + "'");
@@ -390,6 +407,9 @@ StatusOr<LoweredKernel> Lowerer::run(const ptx::Function& kernel) {
   top.fn = &kernel;
   top.module = prog_.function_module.at(kernel.name);
   frames_.push_back(top);
+  // Variables that called functions use come first, so every function compiled for this
+  // kernel sees them at the kernel's offsets (their layout travels in info_.shared_layout).
+  for (const std::string& v : callee_shared_vars(prog_.calls, kernel.name)) shared_offset_of(v);
   f_.name = kernel.name;
   info_.name = kernel.name;
   info_.module = top.module;
@@ -466,21 +486,27 @@ StatusOr<LoweredKernel> Lowerer::run(const ptx::Function& kernel) {
   for (auto& [name, v] : prog_.vars)
     if (v.is_extern_shared && module_shared_.count(name)) dyn_align = std::max(dyn_align, v.align);
   uint64_t dyn_base = align_up(shared_top_, dyn_align);
+  place_dynamic_shared(dyn_base);
+  if (dyn_base > 0xffffffffull || local_top_ > 0xffffffffull) return invalid(kernel.loc, "shared or local memory too large");
+  info_.shared_bytes = static_cast<uint32_t>(uses_dynamic_shared_ ? dyn_base : shared_top_);
+  info_.shared_layout = module_shared_;
+  info_.dynamic_shared_base = dyn_base;
+  info_.local_bytes = static_cast<uint32_t>(align_up(local_top_, 8));
+  return finish();
+}
+
+void Lowerer::place_dynamic_shared(uint64_t base) {
   for (auto& b : f_.blocks)
     for (Inst& i : b.insts) {
       if (i.op == Op::kIsa && (i.isa_op == Opcode::LD || i.isa_op == Opcode::ST || i.isa_op == Opcode::ATOM) &&
           i.space == isa::MemSpace::SHARED && (i.imm >> 63)) {
-        i.imm = dyn_base + (i.imm & 0x7fffffffffffffffull);
+        i.imm = base + (i.imm & 0x7fffffffffffffffull);
       }
       if (i.op == Op::kConst && (i.imm >> 62) == 3 && i.symbol == "dynshared") {
-        i.imm = dyn_base + (i.imm & 0x3fffffffffffffffull);
+        i.imm = base + (i.imm & 0x3fffffffffffffffull);
         i.symbol.clear();
       }
     }
-  if (dyn_base > 0xffffffffull || local_top_ > 0xffffffffull) return invalid(kernel.loc, "shared or local memory too large");
-  info_.shared_bytes = static_cast<uint32_t>(uses_dynamic_shared_ ? dyn_base : shared_top_);
-  info_.local_bytes = static_cast<uint32_t>(align_up(local_top_, 8));
-  return finish();
 }
 
 LoweredKernel Lowerer::finish() {

@@ -37,6 +37,17 @@ struct Frame {
   int ret_block = -1;                        // inlined: where ret goes
 };
 
+// (address register or RZ, immediate offset) of a memory operand; offset bit 63 marks an
+// offset into dynamic shared memory, patched after layout.
+struct MemAddr {
+  Operand base = Operand::immediate(0);
+  uint64_t offset = 0;
+};
+class Lowerer;
+// Computes the address of memory operand `slot` of `in` accessing `space` (lower_memory.cc).
+StatusOr<MemAddr> mem_address(Lowerer& l, const ptx::Instruction& in, const ptx::OperandSlot& slot,
+                              isa::MemSpace space, bool const_bank);
+
 class Lowerer {
  public:
   Lowerer(const LinkedProgram& p, std::vector<std::string>* symbols)
@@ -89,12 +100,17 @@ class Lowerer {
   Status lower_control(const ptx::Instruction& in, bool* handled);  // lower_control.cc
   Status lower_warp(const ptx::Instruction& in, bool* handled);     // lower_control.cc
   Status lower_collective(const ptx::Instruction& in, bool* handled);  // lower_collective.cc
+  Status lower_async(const ptx::Instruction& in, bool* handled);    // lower_async.cc: cp.async, mbarrier, L2 policies
+  Status lower_tensor(const ptx::Instruction& in, bool* handled);   // lower_tensor.cc: wmma/mma/ldmatrix/stmatrix
   Status lower_call(const ptx::Instruction& in);                    // lower_kernel.cc
   // Real calls (lower_call.cc, docs/abi.md): a CALL to a separately compiled function,
   // `callee` null for an indirect call through a register.
   Status lower_real_call(const ptx::Instruction& in, const ptx::Function* callee);
   bool inline_call(const std::string& callee) const;
-  StatusOr<LoweredKernel> run_function(const ptx::Function& fn);
+  StatusOr<LoweredKernel> run_function(const ptx::Function& fn, const KernelInfo& kernel);
+  // Rewrites the dynamic-shared placeholders (offset with bit 63 set, symbol "dynshared")
+  // to offsets from `base`, the start of dynamic shared memory.
+  void place_dynamic_shared(uint64_t base);
   // The end of run / run_function: barrier count, predecessor lists, the result.
   LoweredKernel finish();
   // ld/st.param of a parameter held in the frame ("fframe" space).
@@ -103,6 +119,14 @@ class Lowerer {
   // CUDA device-runtime calls implemented inline (lower_device_runtime.cc).
   Status lower_vprintf(const ptx::Instruction& in);     // printf record into the FIFO
   Status lower_assertfail(const ptx::Instruction& in);  // assert record, then TRAP 1
+  // CUDA dynamic parallelism (lower_device_launch.cc): the __cudaCDP2* device runtime
+  // calls; unsupported ones are kNotSupported naming the function.
+  static bool is_device_launch_call(const std::string& name);
+  Status lower_device_launch_call(const ptx::Instruction& in, const std::string& name);
+  // Device heap (devrt.h): the function that implements call target `name` (malloc ->
+  // the library's __strata_malloc, ...; else `name`), and the heap VA intrinsic.
+  StatusOr<std::string> device_runtime_callee(const ptx::Instruction& in, const std::string& name);
+  Status lower_device_heap(const ptx::Instruction& in);  // LDC of the heap VA from c[3]
 
   // Modifier helpers.
   static bool has(const ptx::Instruction& in, const char* m);
@@ -124,6 +148,9 @@ class Lowerer {
   uint64_t shared_top_ = 0, local_top_ = 0;
   std::map<std::string, uint64_t> module_shared_;  // module-scope shared var -> offset
   bool uses_dynamic_shared_ = false;
+  // Functions: the layout of the kernel they are compiled for, and a variable it lacks.
+  const KernelInfo* kernel_layout_ = nullptr;
+  std::string missing_shared_;
   uint32_t max_barrier_ = 0;
   // Kernel parameters whose address escapes (mov r, param / cvta.param) are read through
   // a per-thread copy of the whole parameter block in local memory, made at entry; this
@@ -131,6 +158,9 @@ class Lowerer {
   // its local offset, and cvta.param converts it like a local address.
   int64_t param_copy_ = -1;
   bool is_function_ = false;  // lowering a separately called .func (run_function)
+  // alloca/stacksave/stackrestore (lower_memory.cc): local offset of the thread's alloca
+  // arena, reserved on first use (-1: none).
+  int64_t alloca_arena_ = -1;
   uint64_t param_copy_offset();
 
  private:

@@ -37,6 +37,8 @@ std::vector<uint8_t> write_kernels(const Binary& b) {
     w.u32(k.max_threads_per_block);
     for (uint32_t r : k.reqntid) w.u32(r);
     w.u32(k.num_barriers);
+    w.u32(k.stack_bytes);
+    w.u32((k.recursion ? 1u : 0u) | (k.uses_device_heap ? 2u : 0u));
     w.str(k.ptx_source);
     w.u32(static_cast<uint32_t>(k.params.size()));
     for (const auto& p : k.params) {
@@ -132,6 +134,10 @@ Status read_kernels(std::span<const uint8_t> data, Binary* b) {
     k.max_threads_per_block = r.u32();
     for (uint32_t& v : k.reqntid) v = r.u32();
     k.num_barriers = r.u32();
+    k.stack_bytes = r.u32();
+    uint32_t flags = r.u32();
+    k.recursion = (flags & 1u) != 0;
+    k.uses_device_heap = (flags & 2u) != 0;
     k.ptx_source = r.str(kMaxName);
     uint32_t np = r.u32();
     if (!r.ok() || np > kMaxCount || np > r.remaining() / 12)
@@ -263,6 +269,7 @@ Status validate_binary(const Binary& b) {
                  std::to_string(b.code.size()) + " bytes)");
     if (k.regs_per_thread > 255) return bad(what + "regs_per_thread " + std::to_string(k.regs_per_thread) + " > 255");
     if (k.num_barriers > 16) return bad(what + "num_barriers " + std::to_string(k.num_barriers) + " > 16");
+    if (k.stack_bytes > k.local_bytes) return bad(what + "stack_bytes exceed local_bytes");
     uint64_t end = 0;
     for (const auto& p : k.params) {
       if (!is_pow2(p.align) || p.offset % p.align)

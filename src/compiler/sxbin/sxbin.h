@@ -32,7 +32,9 @@
 //         bank-2 base + GlobalVar::const_offset, so generic loads of it work too.
 //   c[3]  the DRIVER BANK, written by the driver and bound at every launch (kDriverBank*
 //         below): offset 0 u64 printf FIFO VA, 8 u64 printf FIFO size in bytes, 16 u64
-//         assert record VA; offsets 24..63 are reserved (zero) for future fields.
+//         assert record VA, 24 u64 device heap VA (0: none yet; layout
+//         compiler/devrt/heap_layout.h), 56 u64 device launch queue VA (DEVICE LAUNCH);
+//         offsets 32..55 are reserved (zero) for future fields.
 //   Code reads parameters with LDC c[0][...], symbol addresses with LDC c[1][...] (64
 //   bit), const variables with LDC c[2][...] or LD.CONST, driver services with LDC
 //   c[3][...].
@@ -68,6 +70,16 @@
 // SHARED/LOCAL memory instructions take a 32-bit offset register; GLOBAL/GENERIC take
 // a 64-bit aligned register pair.
 //
+// CALL STACK. A kernel's local_bytes is its own frame plus stack_bytes, the stack for
+// the frames of the functions it really calls (docs/abi.md). Without recursion that is
+// the deepest chain of called frames. With recursion (`recursion`) it is
+// kStackBytesPerLimitByte * kDefaultStackLimit, and the driver replaces it at launch by
+// kStackBytesPerLimitByte * the context's cudaLimitStackSize.
+//
+// DEVICE HEAP. A kernel that calls malloc/free (`uses_device_heap`) reads the heap's VA
+// from c[3] (kDriverBankDeviceHeapVa); the driver allocates the heap before the first
+// launch of such a kernel (layout: compiler/devrt/heap_layout.h).
+//
 // Thread safety: all functions are pure; Binary is a plain value.
 #pragma once
 
@@ -81,7 +93,7 @@
 namespace strata::sxbin {
 
 inline constexpr uint16_t kElfMachineStrata = 0x5358;  // 'S','X': private e_machine
-inline constexpr uint32_t kFormatVersion = 1;          // of the .strata.* records
+inline constexpr uint32_t kFormatVersion = 2;          // of the .strata.* records
 
 // Constant banks used by compiled code.
 inline constexpr int kParamBank = 0;
@@ -93,7 +105,15 @@ inline constexpr int kDriverBank = 3;
 inline constexpr uint32_t kDriverBankPrintfFifoVa = 0;
 inline constexpr uint32_t kDriverBankPrintfFifoSize = 8;
 inline constexpr uint32_t kDriverBankAssertRecordVa = 16;
+inline constexpr uint32_t kDriverBankDeviceHeapVa = 24;  // compiler/devrt/heap_layout.h
+inline constexpr uint32_t kDriverBankLaunchQueueVa = 56;  // DEVICE LAUNCH
 inline constexpr uint32_t kDriverBankBytes = 64;
+
+// CALL STACK: CUDA's default cudaLimitStackSize, and the bytes of Strata stack a byte
+// of that limit stands for (a Strata frame saves every register its function
+// allocates, so frames are a few times larger than NVIDIA's: docs/abi.md).
+inline constexpr uint32_t kDefaultStackLimit = 1024;
+inline constexpr uint32_t kStackBytesPerLimitByte = 4;
 
 // Printf FIFO and record layout (see DEVICE PRINTF above).
 inline constexpr uint32_t kPrintfFifoHeaderBytes = 16;
@@ -106,6 +126,38 @@ inline constexpr uint32_t kAssertRecordMessage = 8;   // u64 generic VA
 inline constexpr uint32_t kAssertRecordFile = 16;     // u64 generic VA
 inline constexpr uint32_t kAssertRecordFunction = 24; // u64 generic VA
 inline constexpr uint32_t kAssertRecordBytes = 32;
+
+// DEVICE LAUNCH (CUDA dynamic parallelism; the formats are hw/contract/device_launch.h,
+// repeated here because compiled code builds them; the driver static_asserts that the
+// two agree). A kernel's address (mov.u64 %rd, kernel) is its kernel descriptor's VA,
+// through the symbol table. __cudaCDP2GetParameterBufferV2 reserves a record in the
+// launch queue (c[3] kDriverBankLaunchQueueVa) by ATOM.ADD of the record size on `top`,
+// fills its header and returns the parameter buffer after it (NULL when the queue is
+// full); __cudaCDP2LaunchDeviceV2 takes a sequence number (ATOM.ADD on `sequence`),
+// checks the nesting depth and pending-launch limit, and publishes the record (state).
+// The per-thread last error (cudaGetLastError) lives in a register.
+inline constexpr uint32_t kDescParamBytes = 32;           // u32 in the kernel descriptor
+inline constexpr uint32_t kQueueTop = 0;                  // u64
+inline constexpr uint32_t kQueueCapacity = 8;             // u64
+inline constexpr uint32_t kQueueSequence = 16;            // u32
+inline constexpr uint32_t kQueuePendingBase = 20;         // u32
+inline constexpr uint32_t kQueuePendingLimit = 24;        // u32
+inline constexpr uint32_t kQueueDepth = 28;               // u32
+inline constexpr uint32_t kQueueNextStream = 32;          // u32
+inline constexpr uint32_t kQueueHeaderBytes = 64;
+inline constexpr uint32_t kRecordDescriptor = 0;          // u64
+inline constexpr uint32_t kRecordGrid = 8;                // u32[3]
+inline constexpr uint32_t kRecordBlock = 20;              // u32[3]
+inline constexpr uint32_t kRecordDynamicShared = 32;      // u32
+inline constexpr uint32_t kRecordBytes = 36;              // u32
+inline constexpr uint32_t kRecordStream = 40;             // u64
+inline constexpr uint32_t kRecordState = 48;              // u32: 1 published
+inline constexpr uint32_t kRecordSequence = 52;           // u32
+inline constexpr uint32_t kRecordCta = 56;                // u32
+inline constexpr uint32_t kRecordHeaderBytes = 64;        // parameters follow
+inline constexpr uint32_t kRecordAlignment = 64;
+inline constexpr uint64_t kFirstNamedStream = 0x100;      // device stream handles
+inline constexpr uint32_t kMaxLaunchDepth = 24;
 
 struct ParamDesc {
   uint32_t offset = 0;  // in c[0]
@@ -137,6 +189,9 @@ struct KernelDesc {
   uint32_t max_threads_per_block = 0;  // .maxntid product; 0: none
   uint32_t reqntid[3] = {0, 0, 0};     // .reqntid; zeros: none
   uint32_t num_barriers = 0;       // named CTA barriers used (0..16)
+  uint32_t stack_bytes = 0;        // the call stack's part of local_bytes (CALL STACK)
+  bool recursion = false;          // stack_bytes follows the stack limit (CALL STACK)
+  bool uses_device_heap = false;   // calls malloc/free (DEVICE HEAP)
   std::string ptx_source;          // name of the PTX module that defined it
   std::vector<LineEntry> lines;    // line table (may be empty)
   bool operator==(const KernelDesc&) const = default;

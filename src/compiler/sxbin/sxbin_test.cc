@@ -21,6 +21,9 @@ Binary sample() {
   k.params = {{0, 8, 8}, {8, 8, 8}, {16, 8, 8}, {24, 4, 4}};
   k.reqntid[0] = 128;
   k.num_barriers = 1;
+  k.stack_bytes = 4;
+  k.recursion = true;
+  k.uses_device_heap = true;
   k.ptx_source = "a.ptx";
   k.lines = {{0, 10, 1, 5, 3}, {2, 12, 1, 6, 1}};
   b.kernels.push_back(k);

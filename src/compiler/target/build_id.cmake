@@ -1,5 +1,5 @@
 # Writes OUT: a header with a SHA-256 over every compiler source and the ISA tables.
-file(GLOB_RECURSE files ${ROOT}/compiler/*.h ${ROOT}/compiler/*.cc ${ROOT}/isa/*.def)
+file(GLOB_RECURSE files ${ROOT}/compiler/*.h ${ROOT}/compiler/*.cc ${ROOT}/compiler/*.cu ${ROOT}/isa/*.def)
 list(SORT files)
 set(all "")
 foreach(f ${files})

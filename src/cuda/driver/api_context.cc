@@ -1,6 +1,9 @@
 // Entry points: contexts and primary contexts.
+#include <algorithm>
+
 #include "cuda/driver/api_util.h"
 #include "cuda/driver/device.h"
+#include "cuda/driver/device_attributes.h"
 #include "cuda/driver/event.h"
 #include "cuda/driver/module.h"
 #include "cuda/driver/stream.h"
@@ -182,17 +185,51 @@ CUresult CUDAAPI cuCtxGetFlags(unsigned int* flags) {
   });
 }
 
-// Only CU_LIMIT_PRINTF_FIFO_SIZE is a limit Strata implements; the others report
-// CUDA_ERROR_UNSUPPORTED_LIMIT, as CUDA does for limits a device lacks.
+// ---- Limits (cuCtxSetLimit / cuCtxGetLimit; the values live in DeviceRuntime) ----
+
+namespace {
+
+Status unsupported_limit(const char* api, CUlimit limit) {
+  return error(to_code(CUDA_ERROR_UNSUPPORTED_LIMIT),
+               fmt::format("{}: limit {} is not supported", api, static_cast<int>(limit)));
+}
+
+// CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH exists only below compute capability 9.0 (cuda.h).
+bool has_sync_depth(Context& ctx) { return ctx.device().arch().compute_major < 9; }
+
+}  // namespace
+
 CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value) {
   return api_call("cuCtxSetLimit", [&]() -> Status {
     ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
-    if (limit != CU_LIMIT_PRINTF_FIFO_SIZE) {
-      return error(to_code(CUDA_ERROR_UNSUPPORTED_LIMIT),
-                   fmt::format("cuCtxSetLimit: limit {} is not supported", static_cast<int>(limit)));
+    DeviceRuntime& rt = ctx->device_runtime();
+    switch (limit) {
+      case CU_LIMIT_PRINTF_FIFO_SIZE:
+        RETURN_IF_ERROR(ctx->synchronize());  // no running kernel still writes the old FIFO
+        return rt.set_printf_fifo_size(value);
+      case CU_LIMIT_STACK_SIZE:
+        // Takes effect immediately: CUDA blocks until the preceding work is done.
+        RETURN_IF_ERROR(ctx->synchronize());
+        return rt.set_stack_size(value);
+      case CU_LIMIT_MALLOC_HEAP_SIZE:
+        return rt.set_heap_size(value);
+      case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
+        if (!has_sync_depth(*ctx)) return unsupported_limit("cuCtxSetLimit", limit);
+        return rt.set_sync_depth(value);
+      case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
+        return rt.set_pending_launch_count(value);
+      case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
+        rt.set_l2_fetch_granularity(value);
+        return ok_status();
+      case CU_LIMIT_PERSISTING_L2_CACHE_SIZE: {
+        ASSIGN_OR_RETURN(int max, device_attribute(ctx->device().arch(), ctx->device().ordinal(),
+                                                   CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE));
+        rt.set_persisting_l2_size(value, static_cast<uint64_t>(std::max(max, 0)));
+        return ok_status();
+      }
+      default:
+        return unsupported_limit("cuCtxSetLimit", limit);
     }
-    RETURN_IF_ERROR(ctx->synchronize());  // no running kernel still writes the old FIFO
-    return ctx->device_runtime().set_printf_fifo_size(value);
   });
 }
 
@@ -200,11 +237,20 @@ CUresult CUDAAPI cuCtxGetLimit(size_t* value, CUlimit limit) {
   return api_call("cuCtxGetLimit", [&]() -> Status {
     if (value == nullptr) return null_arg("cuCtxGetLimit", "value");
     ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
-    if (limit != CU_LIMIT_PRINTF_FIFO_SIZE) {
-      return error(to_code(CUDA_ERROR_UNSUPPORTED_LIMIT),
-                   fmt::format("cuCtxGetLimit: limit {} is not supported", static_cast<int>(limit)));
+    DeviceRuntime& rt = ctx->device_runtime();
+    switch (limit) {
+      case CU_LIMIT_PRINTF_FIFO_SIZE: *value = rt.printf_fifo_size(); break;
+      case CU_LIMIT_STACK_SIZE: *value = rt.stack_size(); break;
+      case CU_LIMIT_MALLOC_HEAP_SIZE: *value = rt.heap_size(); break;
+      case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
+        if (!has_sync_depth(*ctx)) return unsupported_limit("cuCtxGetLimit", limit);
+        *value = rt.sync_depth();
+        break;
+      case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: *value = rt.pending_launch_count(); break;
+      case CU_LIMIT_MAX_L2_FETCH_GRANULARITY: *value = rt.l2_fetch_granularity(); break;
+      case CU_LIMIT_PERSISTING_L2_CACHE_SIZE: *value = rt.persisting_l2_size(); break;
+      default: return unsupported_limit("cuCtxGetLimit", limit);
     }
-    *value = ctx->device_runtime().printf_fifo_size();
     return ok_status();
   });
 }

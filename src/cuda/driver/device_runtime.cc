@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/log.h"
+#include "compiler/devrt/heap_layout.h"
 #include "compiler/sxbin/sxbin.h"
 #include "cuda/driver/printf_format.h"
 #include "fmt/format.h"
@@ -28,6 +29,8 @@ uint64_t u64_at(const std::vector<uint8_t>& b, size_t off) {
 }
 
 constexpr uint64_t kMaxStringBytes = 1 << 16;  // longest %s / format string read back
+// A thread's local memory lives in the 16 MiB local window (docs/architecture.md).
+constexpr uint64_t kMaxLocalBytesPerThread = 16ull << 20;
 
 }  // namespace
 
@@ -40,6 +43,10 @@ Status DeviceRuntime::allocate_locked() {
   std::memcpy(init.data() + sxbin::kDriverBankPrintfFifoVa, &fifo_va, 8);
   std::memcpy(init.data() + sxbin::kDriverBankPrintfFifoSize, &fifo_bytes_, 8);
   std::memcpy(init.data() + sxbin::kDriverBankAssertRecordVa, &assert_va, 8);
+  uint64_t heap_va = heap_ ? heap_->va() : 0;  // the heap outlives a FIFO resize
+  std::memcpy(init.data() + sxbin::kDriverBankDeviceHeapVa, &heap_va, 8);
+  ASSIGN_OR_RETURN(uint64_t launch_queue_va, launch_queue_.va());
+  std::memcpy(init.data() + sxbin::kDriverBankLaunchQueueVa, &launch_queue_va, 8);
   RETURN_IF_ERROR(allocator_->write(buffer->va(), init.data(), init.size()));
   buffer_ = std::move(buffer);
   return ok_status();
@@ -146,6 +153,125 @@ std::optional<std::string> DeviceRuntime::assert_line(const hal::DeviceFault& fa
                      text(sxbin::kAssertRecordFunction), fault.cta[0], fault.cta[1],
                      fault.cta[2], fault.tid[0], fault.tid[1], fault.tid[2],
                      text(sxbin::kAssertRecordMessage));
+}
+
+// ---- Device heap and limits ----
+
+uint64_t DeviceRuntime::heap_size() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return heap_bytes_;
+}
+
+Status DeviceRuntime::set_heap_size(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (heap_) {
+    return error(Code::kInvalidValue, "the malloc heap size cannot change after a kernel that "
+                                      "uses malloc/free has been launched in this context");
+  }
+  if (bytes > compiler::devrt::kHeapMaxArenaBytes) {
+    return error(Code::kInvalidValue, fmt::format("malloc heap size {} exceeds Strata's maximum {}",
+                                                  bytes, compiler::devrt::kHeapMaxArenaBytes));
+  }
+  heap_bytes_ = bytes;
+  return ok_status();
+}
+
+Status DeviceRuntime::prepare_heap() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (heap_) return ok_status();
+  namespace devrt = compiler::devrt;
+  // The arena is a whole number of 16-byte units (the heap's block granularity).
+  const uint64_t arena = heap_bytes_ / devrt::kHeapAlignment * devrt::kHeapAlignment;
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> heap,
+                   allocator_->allocate_device(devrt::kHeapHeaderBytes + arena));
+  std::vector<uint8_t> header(devrt::kHeapHeaderBytes, 0);
+  std::memcpy(header.data() + devrt::kHeapArenaBytes, &arena, 8);
+  RETURN_IF_ERROR(allocator_->write(heap->va(), header.data(), header.size()));
+  if (buffer_) {
+    uint64_t va = heap->va();
+    RETURN_IF_ERROR(allocator_->write(buffer_->va() + sxbin::kDriverBankDeviceHeapVa, &va, 8));
+  }
+  heap_ = std::move(heap);
+  return ok_status();
+}
+
+uint64_t DeviceRuntime::stack_size() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stack_bytes_;
+}
+
+Status DeviceRuntime::set_stack_size(uint64_t bytes) {
+  if (bytes > kMaxStackSize) {
+    return error(Code::kInvalidValue, fmt::format("stack size {} exceeds Strata's maximum {} bytes "
+                                                  "per thread", bytes, kMaxStackSize));
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  stack_bytes_ = bytes;
+  return ok_status();
+}
+
+uint32_t DeviceRuntime::launch_local_bytes(const sxbin::KernelDesc& kernel) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const uint64_t frame = kernel.local_bytes - kernel.stack_bytes;
+  if (kernel.recursion) {
+    stack_bytes_ = std::max(stack_bytes_, frame);
+    return static_cast<uint32_t>(std::min(frame + sxbin::kStackBytesPerLimitByte * stack_bytes_,
+                                          kMaxLocalBytesPerThread));
+  }
+  // A known need (the kernel's local memory is its stack frame, as on NVIDIA GPUs):
+  // CUDA raises the limit to it and keeps the raised value. Strata's frames are larger
+  // than NVIDIA's, so this overstates the need in CUDA's terms.
+  stack_bytes_ = std::max<uint64_t>(stack_bytes_, kernel.local_bytes);
+  return kernel.local_bytes;
+}
+
+uint64_t DeviceRuntime::pending_launch_count() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pending_launch_count_;
+}
+
+Status DeviceRuntime::set_pending_launch_count(uint64_t count) {
+  if (count == 0) return error(Code::kInvalidValue, "the pending launch count must be positive");
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_launch_count_ = count;
+  // Device launches check it against the launch queue's copy (DEVICE LAUNCH).
+  return launch_queue_.set_pending_limit(
+      static_cast<uint32_t>(std::min<uint64_t>(count, UINT32_MAX)));
+}
+
+uint64_t DeviceRuntime::sync_depth() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return sync_depth_;
+}
+
+Status DeviceRuntime::set_sync_depth(uint64_t depth) {
+  if (depth > kMaxSyncDepth) {
+    return error(Code::kInvalidValue, fmt::format("sync depth {} exceeds the maximum launch depth {}",
+                                                  depth, kMaxSyncDepth));
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  sync_depth_ = depth;
+  return ok_status();
+}
+
+uint64_t DeviceRuntime::l2_fetch_granularity() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return l2_fetch_granularity_;
+}
+
+void DeviceRuntime::set_l2_fetch_granularity(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  l2_fetch_granularity_ = std::min(bytes, kMaxL2FetchGranularity);
+}
+
+uint64_t DeviceRuntime::persisting_l2_size() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return persisting_l2_bytes_;
+}
+
+void DeviceRuntime::set_persisting_l2_size(uint64_t bytes, uint64_t max_bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  persisting_l2_bytes_ = std::min(bytes, max_bytes);
 }
 
 }  // namespace strata::cuda::driver

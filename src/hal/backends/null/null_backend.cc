@@ -128,7 +128,9 @@ class NullAllocator final : public Allocator {
 class NullCommandBuffer final : public CommandBuffer {
  public:
   Status do_dispatch(const std::shared_ptr<Executable>&, int, Dim3, Dim3, uint32_t,
-                     std::span<const uint8_t>, std::span<const ConstBankBinding>) override { return ok_status(); }
+                     std::span<const uint8_t>, std::span<const ConstBankBinding>, uint32_t) override {
+    return ok_status();
+  }
   Status do_copy(uint64_t, uint64_t, uint64_t) override { return ok_status(); }
   Status do_fill(uint64_t, uint64_t, uint32_t, uint32_t) override { return ok_status(); }
   Status do_signal(const std::shared_ptr<Semaphore>&, uint64_t) override { return ok_status(); }

@@ -49,7 +49,7 @@ class StrataCommandBuffer final : public CommandBuffer {
 
   Status do_dispatch(const std::shared_ptr<Executable>& exe, int kernel, Dim3 grid, Dim3 block,
                      uint32_t dynamic_shared, std::span<const uint8_t> params,
-                     std::span<const ConstBankBinding> banks) override {
+                     std::span<const ConstBankBinding> banks, uint32_t local_bytes_per_thread) override {
     if (!context_->allocator().find(exe->code_va()).ok()) {
       return error(Code::kInvalidValue, fmt::format("dispatch: module '{}' was loaded in another context",
                                                     exe->name()));
@@ -64,7 +64,7 @@ class StrataCommandBuffer final : public CommandBuffer {
     p.shared_bytes = k.static_shared_bytes + dynamic_shared;
     p.dynamic_shared_bytes = dynamic_shared;
     p.regs_per_thread = k.regs_per_thread;
-    p.local_bytes_per_thread = k.local_bytes_per_thread;
+    p.local_bytes_per_thread = local_bytes_per_thread;
     p.num_barriers = k.num_barriers;
     p.grid_id = ++grid_counter_;
     if (!params.empty()) {

@@ -92,7 +92,9 @@ inline constexpr uint8_t kModApprox = 1u << 5;
 enum class MufuOp : uint8_t { RCP, SQRT, RSQ, SIN, COS, EX2, LG2, TANH, kCount };
 
 // mod for ATOM.
-enum class AtomOp : uint8_t { ADD, MIN, MAX, INC, DEC, AND, OR, XOR, EXCH, CAS, kCount };
+// ADD2: the .b32 location holds two 16-bit floats of the type (F16/BF16), element 0 in
+// the low half; each half gets b's half added (round to nearest, subnormals kept).
+enum class AtomOp : uint8_t { ADD, MIN, MAX, INC, DEC, AND, OR, XOR, EXCH, CAS, ADD2, kCount };
 
 // mod for VOTE / SHFL / BAR.
 enum class VoteOp : uint8_t { ALL, ANY, UNI, BALLOT, kCount };

@@ -24,7 +24,7 @@ constexpr std::string_view kRoundNames[] = {"RN", "RZ", "RM", "RP"};
 constexpr std::string_view kMufuNames[] = {"RCP", "SQRT", "RSQ", "SIN",
                                            "COS", "EX2",  "LG2", "TANH"};
 constexpr std::string_view kAtomNames[] = {"ADD", "MIN", "MAX", "INC",  "DEC",
-                                           "AND", "OR",  "XOR", "EXCH", "CAS"};
+                                           "AND", "OR",  "XOR", "EXCH", "CAS", "ADD2"};
 constexpr std::string_view kVoteNames[] = {"ALL", "ANY", "UNI", "BALLOT"};
 constexpr std::string_view kShflNames[] = {"IDX", "UP", "DOWN", "BFLY"};
 constexpr std::string_view kBarNames[] = {"SYNC", "ARRIVE", "RED_POPC", "RED_AND", "RED_OR"};

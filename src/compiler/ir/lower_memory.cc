@@ -68,13 +68,7 @@ DataType mem_type(int bytes, bool is_signed) {
 
 }  // namespace
 
-// Computes (address register or RZ, immediate offset) for a memory operand.
-struct MemAddr {
-  Operand base = Operand::immediate(0);
-  uint64_t offset = 0;
-};
-
-static StatusOr<MemAddr> mem_address(Lowerer& l, const ptx::Instruction& in, const ptx::OperandSlot& slot,
+StatusOr<MemAddr> mem_address(Lowerer& l, const ptx::Instruction& in, const ptx::OperandSlot& slot,
                                      MemSpace space, bool const_bank) {
   auto* a = std::get_if<ptx::AddressOperand>(&slot.value);
   if (!a) return l.invalid(in.loc, "expected a memory operand [address]");
@@ -143,9 +137,76 @@ static StatusOr<MemAddr> mem_address(Lowerer& l, const ptx::Instruction& in, con
   return out;
 }
 
+// alloca, stacksave, stackrestore. Allocations come from a per-thread arena of
+// kAllocaArena bytes in local memory, reserved on the kernel's first use; the stack
+// pointer is an SSA variable holding the arena's used bytes (read before any write it
+// is the zero constant SsaBuilder gives undefined variables: the empty arena).
+// Allocations are released by stackrestore; a function inlined into its caller keeps
+// its allocations until the kernel ends (the arena is not shared with the call stack).
+// An allocation that does not fit returns an address past the thread's local memory,
+// so its first access faults (kAddressSpace) instead of overwriting other data.
+constexpr uint64_t kAllocaArena = 4096;
+constexpr char kAllocaSp[] = "%alloca.sp";  // not a PTX name, shared by every frame
+
+static Status lower_stack(Lowerer& l, const ptx::Instruction& in) {
+  const std::string& op = in.opcode;
+  if (l.is_function_)
+    return l.unsupported(in.loc, "PTX instruction '" + op + "' in a separately called function is not supported yet");
+  ASSIGN_OR_RETURN(DataType t, Lowerer::inst_type(l, in));
+  t = arith_type(t);
+  if (t != DataType::U32 && t != DataType::U64) return l.invalid(in.loc, op + " takes .u32 or .u64");
+  if (l.alloca_arena_ < 0) {
+    l.local_top_ = (l.local_top_ + 15) / 16 * 16;
+    l.alloca_arena_ = static_cast<int64_t>(l.local_top_);
+    l.local_top_ += kAllocaArena;
+  }
+  const uint64_t base = static_cast<uint64_t>(l.alloca_arena_);
+  const int sp = l.ssa_.read(kAllocaSp, l.cur_, DataType::U32);
+  auto to32 = [&](Operand o) {
+    if (o.is_imm()) return Operand::immediate(o.imm & 0xffffffffu);
+    return reg_class(l.f_.type_of(o.value)) == RegClass::k64 ? Operand::val(l.low32(o.value)) : o;
+  };
+  auto result = [&](int v32) { return t == DataType::U64 ? l.widen(v32, false) : v32; };
+  const auto u32 = DataType::U32;
+  if (op == "stacksave") {
+    RETURN_IF_ERROR(l.want_operands(in, 1));
+    int v = l.isa_op(Opcode::IADD, u32, u32, {Operand::val(sp), Operand::immediate(base)});
+    return l.write(in.operands[0], result(v));
+  }
+  if (op == "stackrestore") {
+    RETURN_IF_ERROR(l.want_operands(in, 1));
+    ASSIGN_OR_RETURN(Operand a, l.read(in.operands[0], t));
+    int v = l.isa_op(Opcode::IADD, u32, u32, {to32(a), Operand::immediate((0 - base) & 0xffffffffu)});
+    l.ssa_.write(kAllocaSp, l.cur_, v);
+    return ok_status();
+  }
+  if (in.operands.size() != 2) RETURN_IF_ERROR(l.want_operands(in, 3));
+  uint64_t align = 8;  // the minimum guaranteed alignment
+  if (in.operands.size() == 3) {
+    ASSIGN_OR_RETURN(Operand a, l.read(in.operands[2], u32));
+    if (!a.is_imm() || a.imm == 0 || (a.imm & (a.imm - 1)) != 0 || a.imm > (uint64_t{1} << 23))
+      return l.invalid(in.loc, "alloca alignment must be a constant power of two up to 2^23");
+    align = std::max<uint64_t>(align, a.imm);
+  }
+  ASSIGN_OR_RETURN(Operand size, l.read(in.operands[1], t));
+  int at = l.isa_op(Opcode::IADD, u32, u32, {Operand::val(sp), Operand::immediate(base + align - 1)});
+  int ptr = l.isa_op(Opcode::AND, u32, u32, {Operand::val(at), Operand::immediate(~(align - 1) & 0xffffffffu)});
+  int end = l.isa_op(Opcode::IADD, u32, u32, {Operand::val(ptr), to32(size)});
+  int used = l.isa_op(Opcode::IADD, u32, u32, {Operand::val(end), Operand::immediate((0 - base) & 0xffffffffu)});
+  // Too large (or wrapped past 2^32): an address beyond local memory.
+  const uint8_t gt = static_cast<uint8_t>(static_cast<int>(isa::CmpOp::GT) | (static_cast<int>(isa::BoolOp::AND) << 4));
+  const uint8_t lt = static_cast<uint8_t>(static_cast<int>(isa::CmpOp::LT) | (static_cast<int>(isa::BoolOp::OR) << 4));
+  int over = l.isa_op(Opcode::ISETP, u32, DataType::Pred, {Operand::val(used), Operand::immediate(kAllocaArena), Operand::immediate(1)}, gt);
+  over = l.isa_op(Opcode::ISETP, u32, DataType::Pred, {Operand::val(end), Operand::val(ptr), Operand::val(over)}, lt);
+  int out = l.isa_op(Opcode::SEL, u32, u32, {Operand::immediate(0xfff00000u), Operand::val(ptr), Operand::val(over)});
+  l.ssa_.write(kAllocaSp, l.cur_, used);
+  return l.write(in.operands[0], result(out));
+}
+
 Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
   *handled = true;
   const std::string& op = in.opcode;
+  if (op == "alloca" || op == "stacksave" || op == "stackrestore") return lower_stack(*this, in);
   bool is_ld = op == "ld" || op == "ldu", is_st = op == "st";
   if (!is_ld && !is_st) {
     *handled = false;
@@ -373,9 +434,24 @@ Status Lowerer::lower_atomic(const ptx::Instruction& in, bool* handled) {
       found = true;
     }
   if (!found) return invalid(in.loc, in.opcode + " needs an operation");
-  if (t == DataType::F16 || t == DataType::BF16 || t0 == DataType::B128 || has(in, "v2") || has(in, "v4"))
-    return unsupported(in.loc, in.opcode + " on ." + std::string(isa::type_name(t0)) + "/vectors is not supported yet");
-  if (isa::type_is_float(t) && aop != isa::AtomOp::ADD && aop != isa::AtomOp::EXCH && aop != isa::AtomOp::MIN && aop != isa::AtomOp::MAX)
+  std::string form = in.opcode;
+  for (const auto& m : in.modifiers) form += "." + m;
+  if (t0 == DataType::B128 || has(in, "v2") || has(in, "v4") || has(in, "v8"))
+    return unsupported(in.loc, "PTX instruction '" + form + "' (128-bit or vector atomics) is not supported yet");
+  // .f16x2/.bf16x2 (parsed as .b32): both halves added in one atomic (ADD2).
+  const bool pair = has(in, "f16x2") || has(in, "bf16x2");
+  if (pair) {
+    if (aop != isa::AtomOp::ADD) return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
+    aop = isa::AtomOp::ADD2;
+    t = has(in, "bf16x2") ? DataType::BF16 : DataType::F16;
+  }
+  if (!pair && (t == DataType::F16 || t == DataType::BF16) && aop != isa::AtomOp::ADD)
+    return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
+  if (t == DataType::U16 && aop != isa::AtomOp::CAS)
+    return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
+  if (isa::type_bits(t) == 8) return invalid(in.loc, in.opcode + " cannot access 8-bit data");
+  if (isa::type_is_float(t) && aop != isa::AtomOp::ADD && aop != isa::AtomOp::ADD2 && aop != isa::AtomOp::EXCH &&
+      aop != isa::AtomOp::MIN && aop != isa::AtomOp::MAX)
     return invalid(in.loc, "bad floating-point atomic operation");
   size_t nsrc = aop == isa::AtomOp::CAS ? 2 : 1;
   RETURN_IF_ERROR(want_operands(in, (red ? 1 : 2) + nsrc));
@@ -388,8 +464,9 @@ Status Lowerer::lower_atomic(const ptx::Instruction& in, bool* handled) {
   size_t m = red ? 0 : 1;
   ASSIGN_OR_RETURN(MemAddr addr, mem_address(*this, in, in.operands[m], acc.space, false));
   std::vector<Operand> srcs = {addr.base};
+  const DataType vt = pair ? DataType::U32 : t;  // the register's type
   for (size_t k = 0; k < nsrc; ++k) {
-    ASSIGN_OR_RETURN(Operand o, read(in.operands[m + 1 + k], t));
+    ASSIGN_OR_RETURN(Operand o, read(in.operands[m + 1 + k], vt));
     srcs.push_back(o);
   }
   Inst i;
@@ -402,7 +479,7 @@ Status Lowerer::lower_atomic(const ptx::Instruction& in, bool* handled) {
   i.mod = static_cast<uint8_t>(aop);
   i.imm = addr.offset;
   i.srcs = srcs;
-  i.defs = {red ? kNoValue : f_.new_value(t)};
+  i.defs = {red ? kNoValue : f_.new_value(vt)};
   int v = emit(std::move(i));
   if (!red) return write(in.operands[0], v);
   return ok_status();

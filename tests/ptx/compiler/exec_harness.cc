@@ -44,6 +44,11 @@ StatusOr<hw::sim::FaultRecord> PtxExec::run_with_param_block(const std::string& 
   opts.regs = k->regs_per_thread;
   opts.local_bytes = k->local_bytes;
   opts.shared_bytes = k->shared_bytes + dynamic_shared_;
+  opts.dynamic_shared_bytes = dynamic_shared_;
+  if (bin_.const_bank_size > 0) {  // the module's .const variables (bank 2)
+    opts.const_bank2 = bin_.const_init;
+    opts.const_bank2.resize(bin_.const_bank_size, 0);
+  }
   return h_.launch_raw(code, grid, block, words, opts);
 }
 

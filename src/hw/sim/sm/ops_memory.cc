@@ -305,11 +305,36 @@ T atom_apply(uint8_t* p, isa::AtomOp op, T b, T cv, std::memory_order order) {
   }
 }
 
-// F16 add on 16-bit storage.
-uint16_t atom_add_f16(uint8_t* p, uint16_t b, std::memory_order order) {
+// 16-bit atomics: ADD of an F16/BF16 (round to nearest, subnormals kept: .noftz) and
+// CAS of a B16/U16. Returns the old value.
+uint16_t atom_apply16(uint8_t* p, isa::AtomOp op, DataType t, uint16_t b, uint16_t cv, std::memory_order order) {
   std::atomic_ref<uint16_t> ref(*reinterpret_cast<uint16_t*>(p));
+  if (op == isa::AtomOp::CAS) {
+    uint16_t expected = b;
+    ref.compare_exchange_strong(expected, cv, order, std::memory_order_relaxed);
+    return expected;
+  }
+  if (t == DataType::BF16) {
+    return atomic_update(ref, order, [&](uint16_t o) {
+      return to_bf16(static_cast<double>(bf16_to_f32(o)) + bf16_to_f32(b), isa::Round::RN);
+    });
+  }
   return atomic_update(ref, order, [&](uint16_t o) {
     return to_f16(static_cast<double>(f16_to_f32(o)) + f16_to_f32(b), isa::Round::RN);
+  });
+}
+
+// ADD2: both 16-bit float halves of a 32-bit location in one atomic update.
+uint32_t atom_add_pair(uint8_t* p, DataType t, uint32_t b, std::memory_order order) {
+  std::atomic_ref<uint32_t> ref(*reinterpret_cast<uint32_t*>(p));
+  const bool bf = t == DataType::BF16;
+  auto add = [bf](uint16_t x, uint16_t y) -> uint32_t {
+    return bf ? to_bf16(static_cast<double>(bf16_to_f32(x)) + bf16_to_f32(y), isa::Round::RN)
+              : to_f16(static_cast<double>(f16_to_f32(x)) + f16_to_f32(y), isa::Round::RN);
+  };
+  return atomic_update(ref, order, [&](uint32_t o) {
+    return add(static_cast<uint16_t>(o), static_cast<uint16_t>(b)) |
+           add(static_cast<uint16_t>(o >> 16), static_cast<uint16_t>(b >> 16)) << 16;
   });
 }
 
@@ -332,7 +357,9 @@ void h_atom(ExecContext& c, const DecodedInst& in, uint32_t m) {
       return;
     }
     if constexpr (sizeof(T) == 2) {
-      d[l] = atom_add_f16(p, static_cast<uint16_t>(b[l]), order);
+      d[l] = atom_apply16(p, op, in.inst.type, static_cast<uint16_t>(b[l]), static_cast<uint16_t>(cr[l]), order);
+    } else if (sizeof(T) == 4 && op == isa::AtomOp::ADD2) {
+      d[l] = atom_add_pair(p, in.inst.type, b[l], order);
     } else {
       const T old = atom_apply<T, V>(p, op, lane_get<T>(b, l), lane_get<T>(cr, l), order);
       lane_put<T>(d, l, old);
@@ -391,6 +418,7 @@ Handler select_ATOM(const isa::Inst& i) {
   if (op >= isa::AtomOp::kCount || i.b_imm) return nullptr;  // imm is the address offset
   const bool bitwise = op == isa::AtomOp::AND || op == isa::AtomOp::OR || op == isa::AtomOp::XOR;
   const bool wrap = op == isa::AtomOp::INC || op == isa::AtomOp::DEC;
+  if (op == isa::AtomOp::ADD2 && i.type != DataType::F16 && i.type != DataType::BF16) return nullptr;
   switch (i.type) {
     case DataType::U32: case DataType::B32: return &h_atom<uint32_t, uint32_t>;
     case DataType::S32: return bitwise ? &h_atom<uint32_t, uint32_t> : &h_atom<uint32_t, int32_t>;
@@ -402,7 +430,10 @@ Handler select_ATOM(const isa::Inst& i) {
     case DataType::F64:
       if (bitwise || wrap) return nullptr;
       return &h_atom<uint64_t, double>;
-    case DataType::F16: return op == isa::AtomOp::ADD ? &h_atom<uint16_t, uint16_t> : nullptr;
+    case DataType::F16: case DataType::BF16:
+      if (op == isa::AtomOp::ADD) return &h_atom<uint16_t, uint16_t>;
+      return op == isa::AtomOp::ADD2 ? &h_atom<uint32_t, uint32_t> : nullptr;
+    case DataType::U16: case DataType::B16: return op == isa::AtomOp::CAS ? &h_atom<uint16_t, uint16_t> : nullptr;
     default: return nullptr;
   }
 }

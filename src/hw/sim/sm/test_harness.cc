@@ -4,6 +4,7 @@
 #include <string>
 
 #include "hw/contract/page_table.h"
+#include "hw/sim/sm/hazard_check.h"
 #include "isa/encode.h"
 
 namespace strata::hw::sim::testing {
@@ -63,7 +64,9 @@ uint8_t* Harness::host(uint64_t va) {
 
 FaultRecord Harness::launch(const std::vector<isa::Inst>& code, Dim grid, Dim block,
                             const std::vector<uint32_t>& params, const LaunchOptions& opts, GridStats* stats) {
-  return launch_raw(isa::encode_program(code), grid, block, params, opts, stats);
+  LaunchOptions o = opts;
+  if (!o.check_hazards.has_value()) o.check_hazards = false;
+  return launch_raw(isa::encode_program(code), grid, block, params, o, stats);
 }
 
 FaultRecord Harness::launch_raw(const std::vector<uint8_t>& bytes, Dim grid, Dim block,
@@ -74,6 +77,7 @@ FaultRecord Harness::launch_raw(const std::vector<uint8_t>& bytes, Dim grid, Dim
   p.grid[0] = grid.x; p.grid[1] = grid.y; p.grid[2] = grid.z;
   p.block[0] = block.x; p.block[1] = block.y; p.block[2] = block.z;
   p.shared_bytes = opts.shared_bytes;
+  p.dynamic_shared_bytes = opts.dynamic_shared_bytes;
   p.regs_per_thread = opts.regs;
   p.local_bytes_per_thread = opts.local_bytes;
   p.num_barriers = 1;
@@ -81,6 +85,11 @@ FaultRecord Harness::launch_raw(const std::vector<uint8_t>& bytes, Dim grid, Dim
     const uint64_t va = alloc(params.size() * 4, /*writable=*/false);
     write(va, params);
     p.cbanks[0] = ConstBankBinding{va, static_cast<uint32_t>(params.size() * 4), 0};
+  }
+  if (!opts.const_bank2.empty()) {
+    const uint64_t va = alloc(opts.const_bank2.size(), /*writable=*/false);
+    write(va, opts.const_bank2);
+    p.cbanks[2] = ConstBankBinding{va, static_cast<uint32_t>(opts.const_bank2.size()), 0};
   }
   GridLaunch l;
   l.packet = &p;
@@ -90,6 +99,7 @@ FaultRecord Harness::launch_raw(const std::vector<uint8_t>& bytes, Dim grid, Dim
   l.shared_window = kSharedWindow;
   l.local_window = kLocalWindow;
   l.start_time_ns = 1000;
+  l.check_hazards = opts.check_hazards.value_or(hazard_check_from_environment());
   return execute_grid(l, stats);
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "hw/config/arch_config.h"
@@ -40,9 +41,15 @@ struct Dim {
 };
 
 struct LaunchOptions {
-  uint32_t shared_bytes = 0;
+  uint32_t shared_bytes = 0;          // static + dynamic
+  uint32_t dynamic_shared_bytes = 0;  // of shared_bytes, the dynamic part (%dynamic_smem_size)
   uint32_t local_bytes = 0;
   uint32_t regs = 32;
+  // Run the hazard checker (hw/sim/sm/hazard_check.h). Unset: off for launch() (hand-built
+  // code keeps the default control bits), STRATA_CHECK_HAZARDS for launch_raw() (compiled
+  // code).
+  std::optional<bool> check_hazards;
+  std::vector<uint8_t> const_bank2;  // the module's .const data, bound as bank 2 when not empty
 };
 
 class Harness {

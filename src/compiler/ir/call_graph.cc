@@ -32,8 +32,16 @@ void scan(const LinkedProgram& p, const std::string& self, const std::vector<ptx
         continue;
       }
       if (in->opcode == "call" && k == 3) continue;  // prototype or target list
-      if (auto* sym = std::get_if<ptx::SymbolOperand>(&o.value))
-        if (is_func(sym->name)) g->address_taken.insert(sym->name);
+      std::string named;
+      if (auto* sym = std::get_if<ptx::SymbolOperand>(&o.value)) named = sym->name;
+      if (auto* a = std::get_if<ptx::AddressOperand>(&o.value); a && !a->base_is_reg) named = a->base;
+      if (named.empty()) continue;
+      if (is_func(named)) {
+        g->address_taken.insert(named);
+        g->addresses[self].insert(named);
+      }
+      auto var = p.vars.find(named);
+      if (var != p.vars.end() && var->second.space == "shared") g->shared_vars[self].insert(named);
     }
   }
 }
@@ -61,6 +69,27 @@ CallGraph build_call_graph(const LinkedProgram& program) {
     }
   }
   return g;
+}
+
+std::set<std::string> callee_shared_vars(const CallGraph& graph, const std::string& kernel) {
+  std::set<std::string> seen, vars;
+  std::vector<std::string> stack = {kernel};
+  auto push_all = [&](const auto& map, const std::string& f) {
+    auto it = map.find(f);
+    if (it != map.end()) stack.insert(stack.end(), it->second.begin(), it->second.end());
+  };
+  while (!stack.empty()) {
+    std::string f = std::move(stack.back());
+    stack.pop_back();
+    if (!seen.insert(f).second) continue;
+    if (f != kernel) {
+      auto it = graph.shared_vars.find(f);
+      if (it != graph.shared_vars.end()) vars.insert(it->second.begin(), it->second.end());
+    }
+    push_all(graph.direct, f);
+    push_all(graph.addresses, f);
+  }
+  return vars;
 }
 
 }  // namespace strata::compiler::ir

@@ -16,7 +16,17 @@ struct CallGraph {
   std::set<std::string> indirect_callers;               // functions with `call %r, ...`
   std::set<std::string> address_taken;                  // .func named outside a call
   std::set<std::string> recursive;                      // on a cycle of direct calls
+  // Module-scope .shared variables each body names (directly or in an address).
+  std::map<std::string, std::set<std::string>> shared_vars;
+  // Functions each body names outside a call (takes the address of).
+  std::map<std::string, std::set<std::string>> addresses;
 };
+
+// The module-scope .shared variables that code called from `kernel` may use: those named
+// by every function its body reaches through direct calls and taken addresses (the
+// kernel's own are not included). Sorted by name; used to give such variables one offset
+// in the kernel and in every function compiled for it (docs/abi.md).
+std::set<std::string> callee_shared_vars(const CallGraph& graph, const std::string& kernel);
 
 // Scans every function body (entries too). Never fails: calls to unknown names are
 // left to lowering to report.

@@ -196,8 +196,9 @@ Status Lowerer::lower_real_call(const ptx::Instruction& in, const ptx::Function*
   return ok_status();
 }
 
-StatusOr<LoweredKernel> Lowerer::run_function(const ptx::Function& fn) {
+StatusOr<LoweredKernel> Lowerer::run_function(const ptx::Function& fn, const KernelInfo& kernel) {
   is_function_ = true;
+  kernel_layout_ = &kernel;
   Frame top;
   top.fn = &fn;
   top.module = prog_.function_module.at(fn.name);
@@ -229,17 +230,21 @@ StatusOr<LoweredKernel> Lowerer::run_function(const ptx::Function& fn) {
   exit.imm = 1;
   emit(exit);
   ssa_.finish();
-  if (uses_dynamic_shared_ || !module_shared_.empty() || shared_top_ != 0)
-    return unsupported(fn.loc, "shared memory in '" + fn.name + "', which is called rather than inlined");
+  if (shared_top_ != 0)
+    return unsupported(fn.loc, "a .shared variable declared inside '" + fn.name + "', which is called rather than inlined");
+  if (!missing_shared_.empty())
+    return error(Code::kUnknown, "internal compiler error: '" + fn.name + "' uses .shared '" + missing_shared_ +
+                                     "', which the kernel's layout lacks");
+  if (uses_dynamic_shared_) place_dynamic_shared(kernel_layout_->dynamic_shared_base);
   if (local_top_ > 0xffffffull) return invalid(fn.loc, "frame of '" + fn.name + "' too large");
   info_.local_bytes = static_cast<uint32_t>(align_up(local_top_, 4));
   return finish();
 }
 
 StatusOr<LoweredKernel> lower_function(const LinkedProgram& program, const ptx::Function& fn,
-                                       std::vector<std::string>* symbols) {
+                                       std::vector<std::string>* symbols, const KernelInfo& kernel) {
   Lowerer l(program, symbols);
-  return l.run_function(fn);
+  return l.run_function(fn, kernel);
 }
 
 }  // namespace strata::compiler::ir

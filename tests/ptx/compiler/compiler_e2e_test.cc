@@ -1,6 +1,7 @@
 // End-to-end: nvcc-generated PTX (checked in beside this file) -> compile_ptx -> sxbin.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -152,15 +153,16 @@ TEST(CompilerE2E, ErrorsCarryLineAndColumn) {
   EXPECT_NE(r.status().message().find("bad.ptx:7:"), std::string::npos) << r.status().message();
 
   std::string unsup = std::string(kHeader) +
-                      ".visible .entry k()\n{\n.reg .b32 %r<3>;\nadd.rn.bf16x2 %r1, %r2, %r2;\nret;\n}\n";
+                      ".visible .entry k()\n{\n.reg .b32 %r<3>;\nfma.rn.oob.f16x2 %r1, %r2, %r2, %r2;\nret;\n}\n";
   r = compile_ptx({{"u.ptx", unsup}}, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Code::kNotSupported);
   EXPECT_NE(r.status().message().find("u.ptx:7:"), std::string::npos) << r.status().message();
-  EXPECT_NE(r.status().message().find("add.rn.bf16x2"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("fma.rn.oob.f16x2"), std::string::npos) << r.status().message();
 
-  // Recursion compiles to real calls (docs/abi.md); a called function using shared
-  // memory does not yet, and the error names the function's line.
+  // Recursion compiles to real calls (docs/abi.md), module-scope .shared variables
+  // included; a .shared variable declared inside a called function does not, and the
+  // error names the function's line.
   std::string rec = std::string(kHeader) +
                     ".func f()\n{\ncall.uni f, ();\nret;\n}\n.visible .entry k()\n{\ncall.uni f, ();\nret;\n}\n";
   r = compile_ptx({{"rec.ptx", rec}}, {});
@@ -169,9 +171,14 @@ TEST(CompilerE2E, ErrorsCarryLineAndColumn) {
                            ".shared .b32 s;\n.func f()\n{\n.reg .b32 %r<2>;\nld.shared.u32 %r1, [s];\n"
                            "call.uni f, ();\nret;\n}\n.visible .entry k()\n{\ncall.uni f, ();\nret;\n}\n";
   r = compile_ptx({{"rec.ptx", rec_shared}}, {});
+  EXPECT_TRUE(r.ok()) << r.status().to_string();
+  std::string inner_shared = std::string(kHeader) +
+                             ".func f()\n{\n.reg .b32 %r<2>;\n.shared .b32 s;\nld.shared.u32 %r1, [s];\n"
+                             "call.uni f, ();\nret;\n}\n.visible .entry k()\n{\ncall.uni f, ();\nret;\n}\n";
+  r = compile_ptx({{"rec.ptx", inner_shared}}, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Code::kNotSupported) << r.status().to_string();
-  EXPECT_NE(r.status().message().find("rec.ptx:5:"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("rec.ptx:4:"), std::string::npos) << r.status().message();
 }
 
 // printf is lowered by nvcc to a call of the external vprintf: not supported, and the
@@ -254,6 +261,39 @@ TEST(CompilerE2E, UnsupportedAddressInitializersAreErrors) {
                               ".visible .entry k() { ret; }\n");
   ASSERT_FALSE(partial.ok());
   EXPECT_EQ(partial.status().code(), Code::kNotSupported);
+}
+
+}  // namespace
+}  // namespace strata::compiler
+
+// Dynamic parallelism (nvcc -rdc=true PTX): the __cudaCDP2* device runtime calls are
+// lowered inline; a kernel's address goes through the symbol table (its descriptor).
+namespace strata::compiler {
+namespace {
+
+TEST(CompilerE2E, DeviceLaunchesCompile) {
+  sxbin::Binary b = compile({"cdp.ptx"});
+  const sxbin::KernelDesc* parent = b.find_kernel("_Z6parentPiS_");
+  ASSERT_NE(parent, nullptr);
+  EXPECT_NE(std::find(b.symbol_table.begin(), b.symbol_table.end(), "_Z5childPii"),
+            b.symbol_table.end());
+  std::vector<isa::Inst> code = code_of(b, *parent);
+  EXPECT_GE(count(code, isa::Opcode::ATOM), 9);  // 4 reservations, 4 publications, 1 stream
+  EXPECT_EQ(count(code, isa::Opcode::CALL), 0);
+}
+
+TEST(CompilerE2E, UnsupportedDeviceRuntimeCallsAreNamed) {
+  std::string src = std::string(kHeader) +
+                    ".extern .func (.param .b32 r) __cudaCDP2Malloc(.param .b64 p, .param .b64 n);\n"
+                    ".visible .entry k()\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+                    "mov.u64 %rd1, 0;\n{\n.param .b64 p0;\nst.param.b64 [p0], %rd1;\n.param .b64 p1;\n"
+                    "st.param.b64 [p1], %rd1;\n.param .b32 rv;\n"
+                    "call.uni (rv), __cudaCDP2Malloc, (p0, p1);\nld.param.b32 %r1, [rv];\n}\nret;\n}\n";
+  auto r = compile_ptx({{"m.ptx", src}}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Code::kNotSupported) << r.status().to_string();
+  EXPECT_NE(r.status().message().find("__cudaCDP2Malloc"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("m.ptx:16:"), std::string::npos) << r.status().message();
 }
 
 }  // namespace

@@ -320,5 +320,96 @@ TEST(ExecCall, CodeHoldsCallAndRet) {
   EXPECT_GE(k->local_bytes, 4096u) << "recursion reserves the default stack";
 }
 
+// A recursive function using module-scope .shared variables (static and dynamic) sees
+// them at the kernel's offsets, next to a kernel-only .shared variable it must not touch.
+TEST(ExecCall, CalledFunctionUsesTheKernelsSharedMemory) {
+  std::string ptx = std::string(kHeader) + R"(
+.shared .align 4 .b32 acc[64];
+.extern .shared .align 16 .b8 dyn[];
+.func (.param .b32 r) walk(.param .b32 n)
+{
+  .reg .b32 %r<12>;
+  .reg .pred %p<3>;
+  .reg .b64 %rd<8>;
+  ld.param.b32 %r1, [n];
+  mov.u32 %r5, %tid.x;
+  mul.wide.u32 %rd1, %r5, 4;
+  mov.u64 %rd2, acc;
+  add.s64 %rd3, %rd2, %rd1;
+  ld.shared.u32 %r6, [%rd3];
+  add.u32 %r6, %r6, %r1;
+  st.shared.u32 [%rd3], %r6;
+  mov.u64 %rd4, dyn;
+  add.s64 %rd5, %rd4, %rd1;
+  ld.shared.u32 %r7, [%rd5];
+  add.u32 %r7, %r7, 1;
+  st.shared.u32 [%rd5], %r7;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  sub.u32 %r2, %r1, 1;
+  {
+  .param .b32 a0;
+  .param .b32 r0;
+  st.param.b32 [a0], %r2;
+  call.uni (r0), walk, (a0);
+  ld.param.b32 %r4, [r0];
+  }
+DONE:
+  st.param.b32 [r], %r1;
+  ret;
+}
+.visible .entry k(.param .u64 out, .param .u64 out2)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<12>;
+  .shared .align 4 .b32 mine[64];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd1, %r1, 4;
+  mov.u64 %rd2, mine;
+  add.s64 %rd3, %rd2, %rd1;
+  st.shared.u32 [%rd3], 43690;
+  mov.u64 %rd4, acc;
+  add.s64 %rd5, %rd4, %rd1;
+  st.shared.u32 [%rd5], 0;
+  mov.u64 %rd6, dyn;
+  add.s64 %rd7, %rd6, %rd1;
+  st.shared.u32 [%rd7], 0;
+  rem.u32 %r2, %r1, 7;
+  {
+  .param .b32 a0;
+  .param .b32 r0;
+  st.param.b32 [a0], %r2;
+  call.uni (r0), walk, (a0);
+  ld.param.b32 %r3, [r0];
+  }
+  ld.shared.u32 %r4, [%rd5];
+  ld.shared.u32 %r5, [%rd7];
+  ld.shared.u32 %r6, [%rd3];
+  mad.lo.u32 %r7, %r6, 65536, %r5;
+  ld.param.u64 %rd8, [out];
+  ld.param.u64 %rd9, [out2];
+  add.s64 %rd10, %rd8, %rd1;
+  st.global.u32 [%rd10], %r4;
+  add.s64 %rd11, %rd9, %rd1;
+  st.global.u32 [%rd11], %r7;
+  ret;
+}
+)";
+  PtxExec e;
+  Status s = e.compile(ptx);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  e.set_dynamic_shared(256);
+  uint64_t out = e.alloc(64 * 4), out2 = e.alloc(64 * 4);
+  auto f = e.run("k", Dim{1}, Dim{64}, {out, out2});
+  ASSERT_TRUE(f.ok()) << f.status().to_string();
+  ASSERT_EQ(f->kind, hw::FaultKind::kNone) << "pc " << f->pc << "\n" << e.disassembly("k");
+  std::vector<uint32_t> sum = e.read<uint32_t>(out, 64), other = e.read<uint32_t>(out2, 64);
+  for (uint32_t t = 0; t < 64; ++t) {
+    uint32_t n = t % 7;
+    EXPECT_EQ(sum[t], n * (n + 1) / 2) << "acc[] summed by the recursion, thread " << t;
+    EXPECT_EQ(other[t], (43690u << 16) + n + 1) << "mine[] untouched, dyn[] counts the calls, thread " << t;
+  }
+}
+
 }  // namespace
 }  // namespace strata::compiler::testing

@@ -53,6 +53,7 @@ std::vector<KernelCase> warp_cases();     // kernel_warp.cc: shfl/vote/match/red
 std::vector<KernelCase> control_cases();  // kernel_control.cc: bra/call/ret/exit/trap/nanosleep/special registers
 std::vector<KernelCase> tensor_cases();   // kernel_tensor.cc: wmma/mma/ldmatrix/stmatrix
 std::vector<KernelCase> async_cases();    // kernel_async.cc: cp.async/mbarrier
+std::vector<KernelCase> misc_cases();     // kernel_misc.cc: movmatrix, cache policies, prefetch, isspacep, video, cvt.pack
 
 const std::vector<KernelCase>& all_kernel_cases();
 

@@ -100,8 +100,11 @@ class Lowerer {
   Status lower_control(const ptx::Instruction& in, bool* handled);  // lower_control.cc
   Status lower_warp(const ptx::Instruction& in, bool* handled);     // lower_control.cc
   Status lower_collective(const ptx::Instruction& in, bool* handled);  // lower_collective.cc
+  // After a WARPSYNC on `mask`: the non-exited member lanes (mask & the running lanes).
+  int live_members(const Operand& mask);  // lower_collective.cc
   Status lower_async(const ptx::Instruction& in, bool* handled);    // lower_async.cc: cp.async, mbarrier, L2 policies
   Status lower_tensor(const ptx::Instruction& in, bool* handled);   // lower_tensor.cc: wmma/mma/ldmatrix/stmatrix
+  Status lower_misc(const ptx::Instruction& in, bool* handled);     // lower_misc.cc: video, isspacep, cvt.pack, sad, fns, prefetch
   Status lower_call(const ptx::Instruction& in);                    // lower_kernel.cc
   // Real calls (lower_call.cc, docs/abi.md): a CALL to a separately compiled function,
   // `callee` null for an indirect call through a register.

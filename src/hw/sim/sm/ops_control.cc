@@ -3,6 +3,7 @@
 // warp_run.cc for how groups are picked.
 #include <bit>
 
+#include "hw/sim/sm/async.h"
 #include "hw/sim/sm/lanes.h"
 #include "hw/sim/sm/ops.h"
 #include "hw/sim/sm/sync.h"
@@ -236,6 +237,7 @@ void h_yield(ExecContext& ctx, const DecodedInst&, uint32_t) { ctx.stop = true; 
 void h_exit(ExecContext& ctx, const DecodedInst&, uint32_t exec) {
   Warp& w = *ctx.warp;
   Cta& cta = *ctx.cta;
+  complete_async_ops(w, exec);  // a thread's queued cp.async copies still land
   w.exited |= exec;
   w.ready &= ~exec;
   ctx.group &= ~exec;

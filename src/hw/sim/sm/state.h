@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hw/sim/sm/exec.h"
+#include "hw/sim/sm/hazard_state.h"
 #include "hw/sim/sm/program.h"
 
 namespace strata::hw::sim {
@@ -24,6 +25,17 @@ namespace strata::hw::sim {
 inline constexpr uint64_t kWindowBytes = 16ull << 20;  // shared/local generic windows
 inline constexpr int kNumCtaBarriers = 16;
 inline constexpr size_t kCacheLine = 64;  // host cache line (false-sharing boundary)
+
+// A thread's asynchronous copy (CPASYNC) or cp.async mbarrier arrival (CPARRIVE),
+// queued until performed (hw/sim/sm/async.h).
+struct AsyncOp {
+  uint8_t* dst = nullptr;        // shared memory; for an arrival, the mbarrier word
+  const uint8_t* src = nullptr;  // global memory (null when nothing is read)
+  uint32_t group = 0;            // the thread's committed-group count at issue
+  uint8_t lane = 0;
+  uint8_t bytes = 0;             // 4, 8 or 16; 0 for an arrival
+  uint8_t src_bytes = 0;         // bytes read from src; the rest are zero-filled
+};
 
 // Per-warp thread state. A lane is in exactly one of: exited, waiting at BSYNC,
 // waiting at WARPSYNC, waiting at a CTA barrier, or ready. pc[] is authoritative for
@@ -42,6 +54,9 @@ struct Warp {
   uint8_t bar_id[32] = {};           // which barrier each waiting lane waits on
   uint32_t next_lane = 0;            // round-robin cursor over diverged groups
   uint32_t index = 0;                // warp index in the CTA
+  HazardState* hazard = nullptr;     // the hazard checker's state, when checking
+  std::vector<AsyncOp> async_ops;    // queued async operations of all lanes, in issue order
+  uint32_t async_committed[32] = {}; // cp.async groups each lane has committed
 };
 
 // A named CTA barrier (BAR). Counts arrivals until the expected number is reached,
@@ -63,6 +78,7 @@ struct Cta {
   uint32_t live_threads = 0;     // not exited
   uint32_t live_warps = 0;
   std::vector<Warp> warps;
+  std::vector<HazardState> hazard;  // one per warp when the grid checks hazards
   std::vector<uint32_t> regfile;
   std::vector<uint8_t> shared;
   std::vector<uint8_t> local;    // num_threads x local_bytes_per_thread
@@ -87,6 +103,7 @@ struct GridState {
   uint32_t sm_count = 1;
   uint32_t nwarpid = 1;
   double ns_per_cycle = 1.0;
+  bool check_hazards = false;      // GridLaunch::check_hazards
 
   // Written by different workers at different rates: one cache line each.
   alignas(kCacheLine) std::atomic<uint64_t> next_cta{0};

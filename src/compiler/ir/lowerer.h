@@ -103,7 +103,7 @@ class Lowerer {
   // After a WARPSYNC on `mask`: the non-exited member lanes (mask & the running lanes).
   int live_members(const Operand& mask);  // lower_collective.cc
   Status lower_async(const ptx::Instruction& in, bool* handled);    // lower_async.cc: cp.async, mbarrier, L2 policies
-  Status lower_tensor(const ptx::Instruction& in, bool* handled);   // lower_tensor.cc: wmma/mma/ldmatrix/stmatrix
+  Status lower_tensor(const ptx::Instruction& in, bool* handled);   // lower_tensor.cc: wmma/mma/ldmatrix/movmatrix/stmatrix
   Status lower_misc(const ptx::Instruction& in, bool* handled);     // lower_misc.cc: video, isspacep, cvt.pack, sad, fns, prefetch
   Status lower_call(const ptx::Instruction& in);                    // lower_kernel.cc
   // Real calls (lower_call.cc, docs/abi.md): a CALL to a separately compiled function,

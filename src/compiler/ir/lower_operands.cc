@@ -86,6 +86,16 @@ StatusOr<Operand> Lowerer::symbol_address(const ptx::SymbolOperand& s, DataType 
     return Operand::val(emit(std::move(i)));
   }
   if (auto fn = prog_.functions.find(s.name); fn != prog_.functions.end()) {
+    if (fn->second->is_entry && fn->second->has_body && s.offset == 0) {
+      // A kernel's address is its kernel descriptor's VA (sxbin.h "DEVICE LAUNCH"),
+      // through the symbol table: what device-side launches take.
+      Inst i;
+      i.op = Op::kSymAddr;
+      i.symbol = s.name;
+      symbol_index(s.name);
+      i.defs = {f_.new_value(DataType::U64)};
+      return Operand::val(emit(std::move(i)));
+    }
     if (!fn->second->has_body || fn->second->is_entry || s.offset != 0)
       return unsupported(loc, "taking the address of '" + s.name + "' (only defined .func bodies have code addresses)");
     // A function pointer is the function's code address: an instruction index in the
@@ -126,6 +136,7 @@ StatusOr<Operand> Lowerer::read(const ptx::OperandSlot& s, DataType t) {
         {"%lanemask_lt", SpecialReg::LANEMASK_LT}, {"%lanemask_le", SpecialReg::LANEMASK_LE},
         {"%lanemask_gt", SpecialReg::LANEMASK_GT}, {"%lanemask_ge", SpecialReg::LANEMASK_GE},
         {"%clock", SpecialReg::CLOCK_LO},        {"%dynamic_smem_size", SpecialReg::DYNAMIC_SMEM_SIZE},
+        {"%clock_hi", SpecialReg::CLOCK_HI},
         {"%total_smem_size", SpecialReg::TOTAL_SMEM_SIZE},
     };
     for (auto& [name, sr] : kScalars)
@@ -135,8 +146,21 @@ StatusOr<Operand> Lowerer::read(const ptx::OperandSlot& s, DataType t) {
     if (n == "%gridid") return pair(SpecialReg::GRIDID_LO, SpecialReg::GRIDID_HI);
     if (n == "%globaltimer_lo") return Operand::val(special(SpecialReg::GLOBALTIMER_LO));
     if (n == "%globaltimer_hi") return Operand::val(special(SpecialReg::GLOBALTIMER_HI));
-    if (!n.empty() && n[0] == '%' && frame().regs.count(n) == 0 && n.rfind("%envreg", 0) == 0)
-      return unsupported(loc, "special register " + n + " is not supported yet");
+    if (!n.empty() && n[0] == '%' && frame().regs.count(n) == 0 && n.rfind("%envreg", 0) == 0) {
+      // %envreg0..31 are driver-defined; Strata's driver defines every one as 0.
+      const std::string idx = n.substr(7);
+      const bool valid = !idx.empty() && idx.size() <= 2 && idx.find_first_not_of("0123456789") == std::string::npos &&
+                         (idx.size() == 1 || idx[0] != '0') && std::stoi(idx) < 32;
+      if (!valid) return invalid(loc, "unknown special register " + n);
+      return Operand::val(constant(DataType::U32, 0));
+    }
+    // Special registers of PTX that Strata does not model: a clear kNotSupported rather
+    // than "unknown register".
+    static const char* kUnmodeled[] = {"%pm",          "%cluster",       "%nclusterid",        "%is_explicit_cluster",
+                                       "%aggr_smem_size", "%reserved_smem_offset", "%current_graph_exec"};
+    if (!n.empty() && !reg_type(n, loc).ok())
+      for (const char* prefix : kUnmodeled)
+        if (n.rfind(prefix, 0) == 0) return unsupported(loc, "special register " + n + " is not supported yet");
     if (r->component) return unsupported(loc, "vector register components are not supported yet");
     ASSIGN_OR_RETURN(DataType rt, reg_type(n, loc));
     int v = ssa_.read(var_key(n), cur_, rt);

@@ -67,6 +67,7 @@ void init_cta(Cta& cta, const GridState& g, uint64_t linear) {
   cta.live_threads = g.block_threads;
   cta.live_warps = g.warps_per_cta;
   cta.next_warp = 0;
+  cta.clock_seen = 0;  // a recycled Cta must not carry another SM's clock (%clock, %globaltimer)
   const size_t rows = g.program->num_rows();
   cta.regfile.assign(rows * 32 * g.warps_per_cta, 0);
   cta.shared.assign(p.shared_bytes, 0);
@@ -83,6 +84,13 @@ void init_cta(Cta& cta, const GridState& g, uint64_t linear) {
     w.ready = valid;
   }
   for (CtaBarrier& b : cta.bars) b = CtaBarrier{};
+  if (g.check_hazards) {
+    cta.hazard.resize(g.warps_per_cta);
+    for (uint32_t i = 0; i < g.warps_per_cta; ++i) {
+      hazard_reset(&cta.hazard[i], g.program->num_gpr_rows());
+      cta.warps[i].hazard = &cta.hazard[i];
+    }
+  }
 }
 
 // Logs and faults a CTA in which no thread can run.
@@ -318,6 +326,7 @@ FaultRecord execute_grid(const GridLaunch& launch, GridStats* stats) {
   g.shared_window = launch.shared_window;
   g.local_window = launch.local_window;
   g.start_time_ns = launch.start_time_ns;
+  g.check_hazards = launch.check_hazards;
   g.local_stride = (static_cast<uint64_t>(p->local_bytes_per_thread) + 15) & ~uint64_t{15};
   g.block_threads = static_cast<uint32_t>(block_threads);
   g.warps_per_cta = static_cast<uint32_t>((block_threads + 31) / 32);

@@ -73,7 +73,18 @@ void h_shfl(ExecContext& c, const DecodedInst& in, uint32_t m) {
   pred_write(c, in.pd, in_range, m);
 }
 
-uint64_t sm_cycles(const ExecContext& c) { return c.worker->sm_clock(c.cta->sm) + c.insts; }
+// The SM's core clock (%clock, %clock64), in cycles since the launch: the warp
+// instructions issued on the SM so far (never decreasing for a CTA, grid.cc) over the
+// warp schedulers that issue them in parallel -- the kernel-duration model of
+// device_clock.h. %globaltimer is the launch's device-clock start plus that many
+// cycles in ns, so a kernel's readings lie within its modeled duration.
+double sm_cycles(const ExecContext& c) {
+  const uint64_t issued = c.worker->sm_clock(c.cta->sm) + c.insts;
+  const ArchConfig* cfg = c.grid->config;
+  const int64_t schedulers = cfg != nullptr && cfg->warp_schedulers_per_sm > 0 ? cfg->warp_schedulers_per_sm : 1;
+  return static_cast<double>(issued) / static_cast<double>(schedulers);
+}
+uint64_t clock_cycles(const ExecContext& c) { return static_cast<uint64_t>(sm_cycles(c)); }
 
 void h_s2r(ExecContext& c, const DecodedInst& in, uint32_t m) {
   const GridState& g = *c.grid;
@@ -114,10 +125,10 @@ void h_s2r(ExecContext& c, const DecodedInst& in, uint32_t m) {
     case SpecialReg::LANEMASK_LE: for (int l = 0; l < 32; ++l) out[l] = l == 31 ? kAllLanes : (2u << l) - 1; break;
     case SpecialReg::LANEMASK_GT: for (int l = 0; l < 32; ++l) out[l] = l == 31 ? 0 : ~((2u << l) - 1); break;
     case SpecialReg::LANEMASK_GE: for (int l = 0; l < 32; ++l) out[l] = ~((1u << l) - 1); break;
-    case SpecialReg::CLOCK_LO: all(static_cast<uint32_t>(sm_cycles(c))); break;
-    case SpecialReg::CLOCK_HI: all(static_cast<uint32_t>(sm_cycles(c) >> 32)); break;
+    case SpecialReg::CLOCK_LO: all(static_cast<uint32_t>(clock_cycles(c))); break;
+    case SpecialReg::CLOCK_HI: all(static_cast<uint32_t>(clock_cycles(c) >> 32)); break;
     case SpecialReg::GLOBALTIMER_LO: case SpecialReg::GLOBALTIMER_HI: {
-      const uint64_t ns = g.start_time_ns + static_cast<uint64_t>(static_cast<double>(sm_cycles(c)) * g.ns_per_cycle);
+      const uint64_t ns = g.start_time_ns + static_cast<uint64_t>(sm_cycles(c) * g.ns_per_cycle);
       all(sr == SpecialReg::GLOBALTIMER_LO ? static_cast<uint32_t>(ns) : static_cast<uint32_t>(ns >> 32));
       break;
     }

@@ -18,6 +18,11 @@ set(STRATA_TSAN_TESTS
   cuda_driver_e2e_test
   jit_cache_test)
 
+# Environment every test runs with: the simulator checks that the compiled code's
+# control bits cover every dependency (STRATA_CHECK_HAZARDS, hw/sim/sm/hazard_check.h),
+# so a scheduling bug fails the test that runs the code rather than going unnoticed.
+set(STRATA_TEST_ENVIRONMENT "STRATA_CHECK_HAZARDS=1")
+
 # strata_test(NAME SOURCES ... DEPS ... [LABELS ...]): a GoogleTest binary registered
 # with ctest, labelled "unit" plus LABELS (plus "tsan" for STRATA_TSAN_TESTS).
 # Each test runs with a fresh JIT cache directory.
@@ -31,6 +36,6 @@ function(strata_test name)
     list(APPEND labels tsan)
   endif()
   set_tests_properties(${name} PROPERTIES
-    ENVIRONMENT "STRATA_CACHE_DIR=${CMAKE_BINARY_DIR}/test-cache/${name};STRATA_ARCH_DIR=${STRATA_ARCH_DIR}"
+    ENVIRONMENT "STRATA_CACHE_DIR=${CMAKE_BINARY_DIR}/test-cache/${name};STRATA_ARCH_DIR=${STRATA_ARCH_DIR};${STRATA_TEST_ENVIRONMENT}"
     LABELS "${labels}")
 endfunction()

@@ -10,6 +10,7 @@
 
 #include "isa/fields.h"
 #include "isa/inst.h"
+#include "isa/latency.h"
 #include "isa/modifiers.h"
 
 namespace strata::isa {
@@ -78,6 +79,33 @@ void print_enum(std::string_view title, std::string_view where) {
   fmt::print("- **{}** ({}): {}\n", title, where, fmt::join(items, ", "));
 }
 
+// The latency classes of isa/latencies.def and the opcodes in each ("(F64)": when the
+// instruction's type or type2 is F64).
+void print_latencies() {
+  fmt::print("\n### Latencies\n\n");
+  fmt::print("From `src/isa/latencies.def`. Fixed: a consumer may issue that many cycles (summed\n"
+             "stall counts) after the producer. Variable: the producer sets `wbar` and consumers\n"
+             "wait on it. Late source reads: an instruction overwriting a source waits on the\n"
+             "reader's `rbar`.\n\n");
+  fmt::print("| class | latency | sources read | opcodes | meaning |\n|---|---|---|---|---|\n");
+  for (int c = 0; c < static_cast<int>(LatencyClass::kCount); ++c) {
+    const auto cls = static_cast<LatencyClass>(c);
+    const LatencyInfo& l = latency_class_info(cls);
+    std::vector<std::string> ops;
+    for (int i = 0; i < kNumOpcodes; ++i) {
+      const auto op = static_cast<Opcode>(i);
+      const bool normal = latency_class(op, false) == cls, f64 = latency_class(op, true) == cls;
+      if (normal) ops.push_back(fmt::format("`{}`", op_info(op).name));
+      else if (f64) ops.push_back(fmt::format("`{}` (F64)", op_info(op).name));
+    }
+    const std::string latency = l.kind == LatencyKind::kFixed      ? fmt::format("{} cycles", l.cycles)
+                                : l.kind == LatencyKind::kVariable ? std::string("variable")
+                                                                   : std::string("no result");
+    fmt::print("| {} | {} | {} | {} | {} |\n", l.name, latency,
+               l.reads == SourceReads::kLate ? "late" : "at issue", fmt::join(ops, " "), escape_cell(l.description));
+  }
+}
+
 void print_doc() {
   fmt::print("### Instruction word\n\n");
   fmt::print("128 bits stored as two little-endian 64-bit halves, low half first; bit 0 is the\n"
@@ -131,6 +159,7 @@ void print_doc() {
                operands, flag_names(info.flags),
                kind == ModKind::kNone ? "" : mod_kind_name(kind), escape_cell(info.summary));
   }
+  print_latencies();
 }
 
 }  // namespace

@@ -10,7 +10,8 @@ Code fault_code(hw::FaultKind kind) {
     case hw::FaultKind::kWriteProtect:
     case hw::FaultKind::kAddressSpace: return Code::kIllegalAddress;
     case hw::FaultKind::kMisaligned: return Code::kMisalignedAddress;
-    case hw::FaultKind::kIllegalInstruction: return Code::kIllegalInstruction;
+    case hw::FaultKind::kIllegalInstruction:
+    case hw::FaultKind::kHazard: return Code::kIllegalInstruction;
     case hw::FaultKind::kAssert: return Code::kAssert;
     case hw::FaultKind::kInvalidPc: return Code::kInvalidPc;
     case hw::FaultKind::kTrap:

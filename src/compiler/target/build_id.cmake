@@ -1,5 +1,7 @@
 # Writes OUT: a header with a SHA-256 over every compiler source and the ISA tables.
-file(GLOB_RECURSE files ${ROOT}/compiler/*.h ${ROOT}/compiler/*.cc ${ROOT}/compiler/*.cu ${ROOT}/isa/*.def)
+# isa/latency.* and isa/reg_uses.* decide the control bits the scheduler writes.
+file(GLOB_RECURSE files ${ROOT}/compiler/*.h ${ROOT}/compiler/*.cc ${ROOT}/compiler/*.cu ${ROOT}/isa/*.def
+     ${ROOT}/isa/latency.* ${ROOT}/isa/reg_uses.*)
 list(SORT files)
 set(all "")
 foreach(f ${files})

@@ -14,6 +14,7 @@ const char* fault_kind_name(FaultKind kind) {
     case FaultKind::kAssert: return "device-side assert";
     case FaultKind::kInvalidPc: return "invalid program counter";
     case FaultKind::kBadPacket: return "malformed channel packet";
+    case FaultKind::kHazard: return "scheduling hazard (control bits do not cover a dependency)";
   }
   return "unknown fault";
 }

@@ -16,6 +16,8 @@ enum class FaultKind : uint32_t {
   kAssert = 7,           // TRAP 1 (device assert)              -> cudaErrorAssert
   kInvalidPc = 8,        // branch/fetch outside the code       -> cudaErrorInvalidPc
   kBadPacket = 9,        // malformed packet in a ring          -> cudaErrorLaunchFailure
+  kHazard = 10,          // control bits violated (STRATA_CHECK_HAZARDS; address = register)
+                         //                                     -> cudaErrorIllegalInstruction
 };
 
 const char* fault_kind_name(FaultKind kind);

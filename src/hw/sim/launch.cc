@@ -1,10 +1,13 @@
-// kLaunch: validate, fetch and decode the code (cached), run the grid on the SMs.
+// kLaunch: validate, fetch and decode the code (cached), run the grid on the SMs, then
+// the grids it launched from the device (device_launch.h).
 #include <vector>
 
 #include "base/log.h"
 #include "hw/sim/copy_engine.h"
+#include "hw/sim/device_launch.h"
 #include "hw/sim/packet_exec.h"
 #include "hw/sim/sm/exec.h"
+#include "hw/sim/sm/hazard_check.h"
 
 namespace strata::hw::sim {
 namespace {
@@ -39,6 +42,19 @@ bool launch_ok(const ArchConfig& c, const LaunchPacket& p) {
 }  // namespace
 
 PacketOutcome execute_launch(const PacketContext& ctx, const LaunchPacket& packet) {
+  // Device-side launches: the grid's children (and theirs) run after its CTAs, before
+  // the packet completes (hw/contract/device_launch.h).
+  const uint64_t queue = launch_queue_of(ctx, packet);
+  if (queue != 0) {
+    PacketOutcome o = reset_launch_queue(ctx, queue);
+    if (o.kind != PacketOutcome::kDone) return o;
+  }
+  PacketOutcome o = run_grid(ctx, packet);
+  if (o.kind != PacketOutcome::kDone || queue == 0) return o;
+  return run_device_launches(ctx, packet, queue, /*depth=*/0, /*start=*/0, /*pending_outside=*/0);
+}
+
+PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
   if (!launch_ok(*ctx.config, packet)) {
     STRATA_LOG_DEBUG("channel {}: launch packet of kernel {} rejected", ctx.channel,
                      packet.kernel_id);
@@ -74,6 +90,7 @@ PacketOutcome execute_launch(const PacketContext& ctx, const LaunchPacket& packe
   launch.shared_window = ctx.shared_window;
   launch.local_window = ctx.local_window;
   launch.start_time_ns = ctx.clock->now_ns();
+  launch.check_hazards = hazard_check_from_environment();
   GridStats stats;
   const FaultRecord record = execute_grid(launch, &stats);
   // The grid's time is spent whether or not it faulted part-way.

@@ -1,10 +1,13 @@
 // Launches through the ring: tiny encoded programs run by the SM core.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "hw/sim/sim_test_util.h"
 #include "isa/encode.h"
+#include "isa/latency.h"
 
 namespace strata::hw::sim {
 namespace {
@@ -44,6 +47,11 @@ std::vector<isa::Inst> store_program() {
   st.rb = 2;
   st.type = isa::DataType::U32;
   st.space = isa::MemSpace::GLOBAL;
+  // Control bits that make it hazard-free (tests run with STRATA_CHECK_HAZARDS=1): the
+  // store waits on the LDC's barrier and issues after the MOV's latency.
+  ldc.ctrl.wbar = 0;
+  mov.ctrl.stall = isa::latency(mov).cycles;
+  st.ctrl.wait = 1u << 0;
   return {ldc, mov, st, inst(isa::Opcode::EXIT)};
 }
 
@@ -105,6 +113,27 @@ TEST_F(LaunchTest, TrapReportsKernelAndThread) {
   EXPECT_EQ(d_.reg(REG_FAULT_KIND), static_cast<uint32_t>(FaultKind::kTrap));
   EXPECT_EQ(d_.reg(REG_FAULT_KERNEL_ID), 42u);
   EXPECT_EQ(d_.reg(REG_FAULT_PC), 0u);
+}
+
+// With STRATA_CHECK_HAZARDS set, a launch runs the hazard checker: the store program
+// without its control bits reads the LDC's result without waiting on a barrier.
+TEST_F(LaunchTest, CheckedLaunchFaultsOnAHazard) {
+  std::vector<isa::Inst> program = store_program();
+  for (isa::Inst& i : program) i.ctrl = isa::Control{};
+  load_code(program);
+  d_.write_u64(kParamsPa, kDataVa + 0x40);
+  const char* saved = std::getenv("STRATA_CHECK_HAZARDS");
+  const std::string old = saved ? saved : "";
+  setenv("STRATA_CHECK_HAZARDS", "1", 1);
+  d_.write_packet(0, PacketOp::kLaunch, packet(11));
+  d_.doorbell(0);
+  const bool faulted = wait_for([&] { return d_.ch_reg(0, REG_CH_STATUS) == 1; });
+  if (saved) setenv("STRATA_CHECK_HAZARDS", old.c_str(), 1);
+  else unsetenv("STRATA_CHECK_HAZARDS");
+  ASSERT_TRUE(faulted);
+  EXPECT_EQ(d_.reg(REG_FAULT_KIND), static_cast<uint32_t>(FaultKind::kHazard));
+  EXPECT_EQ(d_.reg(REG_FAULT_PC), 2u);    // the ST
+  EXPECT_EQ(d_.reg(REG_FAULT_ADDR_LO), 0u);  // R0, the LDC's result
 }
 
 TEST_F(LaunchTest, UnmappedCodeFaults) {

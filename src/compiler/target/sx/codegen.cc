@@ -9,6 +9,7 @@
 #include "compiler/target/sx/layout.h"
 #include "compiler/target/sx/out_of_ssa.h"
 #include "compiler/target/sx/regalloc.h"
+#include "compiler/target/sx/schedule.h"
 
 namespace strata::compiler::sx {
 namespace {
@@ -47,7 +48,6 @@ class Emitter {
 
  private:
   void put(Inst i) {
-    i.ctrl.stall = 1;
     uint32_t flags = isa::op_info(i.op).flags;
     if (flags & isa::kSync) i.ctrl.yield = true;
     code_.push_back(i);
@@ -583,6 +583,7 @@ StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>&
   e.set_frame(is_function, frame, save_at, is_function ? used : 0, is_function ? saved_preds : std::vector<uint8_t>{},
               makes_calls);
   RETURN_IF_ERROR(e.run(regions, &out));
+  schedule(&out.code);
   // Registers the code touches (allocation plus any scratch used for legalisation).
   uint32_t top = std::max<uint32_t>(used, 1);
   for (const Inst& i : out.code)

@@ -18,9 +18,10 @@
 // live regions use distinct ids (more than 16 at once: the extra regions get none and
 // stay diverged until an enclosing BSYNC).
 //
-// CONTROL BITS: every instruction gets stall 1 and no dependency barriers (the
-// functional model ignores them; the timing model's scheduler will set them later);
-// yield is set on backward branches and on warp-synchronising instructions, so a
+// CONTROL BITS: after emission, schedule.h sets every instruction's stall count and
+// dependency barriers (wbar, rbar, wait) from the latency table isa/latencies.def, so
+// that the code is hazard-free (the simulator checks this with STRATA_CHECK_HAZARDS=1);
+// yield is set here, on backward branches and on warp-synchronising instructions, so a
 // spinning warp lets others run.
 #pragma once
 

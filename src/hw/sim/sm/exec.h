@@ -45,6 +45,9 @@ struct GridLaunch {
   uint64_t shared_window = 0;              // SHARED_WINDOW register
   uint64_t local_window = 0;               // LOCAL_WINDOW register
   uint64_t start_time_ns = 0;              // device clock at launch (for %globaltimer)
+  // Fault kHazard when the code's control bits do not cover a dependency
+  // (hw/sim/sm/hazard_check.h). The command processor sets it from STRATA_CHECK_HAZARDS.
+  bool check_hazards = false;
 };
 
 // Executes every CTA of the grid on the SM worker threads (STRATA_THREADS, default:

@@ -80,6 +80,7 @@ std::shared_ptr<const Program> decode_program(const uint8_t* code, uint64_t byte
   auto pslot = [](uint8_t p) { return p >= isa::kPT ? kPredTrueSlot : p; };
 
   program->code_.resize(count + 1);
+  program->hazard_ops_.resize(count + 1);
   size_t imm_index = 0;
   for (uint64_t i = 0; i < count; ++i) {
     DecodedInst& d = program->code_[i];
@@ -90,6 +91,7 @@ std::shared_ptr<const Program> decode_program(const uint8_t* code, uint64_t byte
     }
     const isa::Inst& in = *insts[i];
     d.inst = in;
+    program->hazard_ops_[i] = hazard_ops(in);
     d.fn = select_handler(in);
     d.guard = pslot(in.guard);
     d.guard_xor = in.guard_neg ? 0xffffffffu : 0;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hw/sim/sm/exec.h"
+#include "hw/sim/sm/hazard_check.h"
 #include "isa/inst.h"
 
 namespace strata::hw::sim {
@@ -65,12 +66,15 @@ class Program {
   // warp running off the end or branching outside the code faults.
   uint32_t size() const { return size_; }
   const DecodedInst* code() const { return code_.data(); }
+  // The hazard checker's view of each instruction (size() + 1 entries).
+  const HazardOps* hazard_ops() const { return hazard_ops_.data(); }
 
  private:
   friend std::shared_ptr<const Program> decode_program(const uint8_t* code, uint64_t bytes);
   uint32_t size_ = 0;
   uint32_t num_gpr_rows_ = 1;
   std::vector<DecodedInst> code_;
+  std::vector<HazardOps> hazard_ops_;
   std::vector<uint32_t> imm_rows_;  // 4 * 32 words per immediate-b instruction
 };
 

@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "base/log.h"
+#include "hw/sim/sm/hazard_issue.h"
 #include "hw/sim/sm/lanes.h"
 #include "hw/sim/sm/sync.h"
 
@@ -28,6 +29,39 @@ uint32_t pick_group(Warp& w, uint32_t last, uint32_t* pc) {
   uint32_t group = 0;
   for (int l = 0; l < 32; ++l) group |= static_cast<uint32_t>(w.pc[l] == *pc) << l;
   return group & w.ready;
+}
+
+// Runs the group in ctx until it stops. With kCheckHazards, every instruction first
+// goes through the hazard checker (hazard_check.h), which may fault instead.
+template <bool kCheckHazards>
+void run_group(ExecContext& ctx, const DecodedInst* code, const uint32_t* preds, uint64_t* insts_out,
+               uint64_t* thread_insts_out) {
+  uint64_t insts = 0, thread_insts = 0;
+  // Lanes of the group, recounted only when a handler changed the group (population
+  // count is a library call on baseline x86-64).
+  uint32_t counted = ctx.group;
+  uint64_t lanes = static_cast<uint64_t>(std::popcount(counted));
+  [[maybe_unused]] const HazardOps* hazards = ctx.program->hazard_ops();
+  do {
+    const DecodedInst& in = code[ctx.pc];
+    ++insts;
+    if (ctx.group != counted) [[unlikely]] {
+      counted = ctx.group;
+      lanes = static_cast<uint64_t>(std::popcount(counted));
+    }
+    thread_insts += lanes;
+    const uint32_t exec = ctx.group & (preds[in.guard] ^ in.guard_xor);
+    ++ctx.pc;
+    if constexpr (kCheckHazards) {
+      if (!hazard_issue(ctx, hazards[ctx.pc - 1], exec)) break;
+    }
+    if (exec != 0) {
+      ctx.insts = insts;
+      in.fn(ctx, in, exec);
+    }
+  } while (!ctx.stop);
+  *insts_out = insts;
+  *thread_insts_out = thread_insts;
 }
 
 }  // namespace
@@ -80,25 +114,11 @@ bool run_warp(Worker& worker, Cta& cta, Warp& warp) {
     ctx.stop = false;
     ctx.backward_budget = kBackwardBudget;
     uint64_t insts = 0, thread_insts = 0;
-    // Lanes of the group, recounted only when a handler changed the group (population
-    // count is a library call on baseline x86-64).
-    uint32_t counted = ctx.group;
-    uint64_t lanes = static_cast<uint64_t>(std::popcount(counted));
-    do {
-      const DecodedInst& in = code[ctx.pc];
-      ++insts;
-      if (ctx.group != counted) [[unlikely]] {
-        counted = ctx.group;
-        lanes = static_cast<uint64_t>(std::popcount(counted));
-      }
-      thread_insts += lanes;
-      const uint32_t exec = ctx.group & (preds[in.guard] ^ in.guard_xor);
-      ++ctx.pc;
-      if (exec != 0) {
-        ctx.insts = insts;
-        in.fn(ctx, in, exec);
-      }
-    } while (!ctx.stop);
+    if (g.check_hazards) [[unlikely]] {
+      run_group<true>(ctx, code, preds, &insts, &thread_insts);
+    } else {
+      run_group<false>(ctx, code, preds, &insts, &thread_insts);
+    }
     for (uint32_t mm = ctx.group; mm != 0; mm &= mm - 1) warp.pc[std::countr_zero(mm)] = ctx.pc;
     worker.warp_instructions += insts;
     worker.thread_instructions += thread_insts;

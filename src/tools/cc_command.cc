@@ -14,6 +14,7 @@
 #include "compiler/jit/cache.h"
 #include "compiler/jit/cache_key.h"
 #include "compiler/sxbin/sxbin.h"
+#include "cuda/driver/compute_capability.h"
 #include "cuda/fatbin/fatbin.h"
 #include "cuda/fatbin/ptx_select.h"
 #include "hw/config/arch_config.h"
@@ -117,8 +118,8 @@ int precompile(const CcOptions& options) {
     fmt::print(stderr, "strata cc: {}\n", elf.status().message());
     return 1;
   }
-  auto modules = app_modules(*elf, static_cast<int>(arch->compute_major),
-                             static_cast<int>(arch->compute_minor));
+  cuda::driver::ComputeCapability cc = cuda::driver::reported_compute_capability(*arch);
+  auto modules = app_modules(*elf, cc.major, cc.minor);
   if (!modules.ok()) {
     fmt::print(stderr, "strata cc: {}: {}\n", options.input, modules.status().message());
     return 1;
@@ -129,7 +130,7 @@ int precompile(const CcOptions& options) {
     return 1;
   }
   fmt::print("{}: {} module(s) for {} (compute capability {}.{}), cache {}\n", options.input,
-             modules->size(), arch->source_path, arch->compute_major, arch->compute_minor,
+             modules->size(), arch->source_path, cc.major, cc.minor,
              cache.directory().string());
   int failures = 0;
   for (const AppModule& module : *modules) {

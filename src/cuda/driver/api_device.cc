@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "cuda/driver/api_util.h"
+#include "cuda/driver/compute_capability.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/device_attributes.h"
 
@@ -83,8 +84,9 @@ CUresult CUDAAPI cuDeviceComputeCapability(int* major, int* minor, CUdevice dev)
       return null_arg("cuDeviceComputeCapability", "major or minor");
     }
     ASSIGN_OR_RETURN(Device * d, device(dev));
-    *major = static_cast<int>(d->arch().compute_major);
-    *minor = static_cast<int>(d->arch().compute_minor);
+    ComputeCapability cc = reported_compute_capability(d->arch());
+    *major = cc.major;
+    *minor = cc.minor;
     return ok_status();
   });
 }

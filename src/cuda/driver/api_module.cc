@@ -1,5 +1,6 @@
 // Entry points: modules, functions and the PTX linker.
 #include "cuda/driver/api_util.h"
+#include "cuda/driver/compute_capability.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/launch_config.h"
 #include "cuda/driver/link.h"
@@ -90,7 +91,8 @@ CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunc
     ASSIGN_OR_RETURN(std::shared_ptr<Function> f, live(handles().functions, hfunc, "function"));
     const sxbin::KernelDesc& k = f->desc();
     const hw::ArchConfig& arch = f->module().context().device().arch();
-    int cc = static_cast<int>(arch.compute_major * 10 + arch.compute_minor);
+    ComputeCapability reported = reported_compute_capability(arch);
+    int cc = reported.major * 10 + reported.minor;
     switch (attrib) {
       case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: {
         // The device limit, the kernel's .maxntid and what its registers allow.

@@ -1,4 +1,5 @@
 #include "cuda/driver/device_attributes.h"
+#include "cuda/driver/compute_capability.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -95,8 +96,8 @@ StatusOr<int> device_attribute(const hw::ArchConfig& c, int ordinal, int attribu
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: return clamp_int(c.max_threads_per_sm);
     case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: return clamp_int(c.async_engines);
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return clamp_int(c.compute_major);
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return clamp_int(c.compute_minor);
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return reported_compute_capability(c).major;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return reported_compute_capability(c).minor;
     case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: return 0;
     case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;

@@ -1,5 +1,8 @@
 #include "cuda/driver/device_attributes.h"
 
+#include "cuda/driver/compute_capability.h"
+#include "cuda/driver/proven_target.h"
+
 #include <gtest/gtest.h>
 
 namespace strata::cuda::driver {
@@ -8,8 +11,8 @@ namespace {
 hw::ArchConfig test_arch() {
   hw::ArchConfig a;
   a.name = "test";
-  a.compute_major = 8;
-  a.compute_minor = 6;
+  a.compute_major = 7;  // below any proven PTX target, so reported as configured
+  a.compute_minor = 5;
   a.sm_count = 7;
   a.core_clock_mhz = 1500;
   a.memory_clock_mhz = 7000;
@@ -41,8 +44,8 @@ TEST(DeviceAttributes, LimitsComeFromTheConfig) {
   hw::ArchConfig a = test_arch();
   auto v = [&](CUdevice_attribute attr) { return *device_attribute(a, 0, attr); };
   EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT), 7);
-  EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR), 8);
-  EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR), 6);
+  EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR), 7);
+  EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR), 5);
   EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_CLOCK_RATE), 1500000);
   EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z), 64);
   EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN), 101376);
@@ -50,6 +53,20 @@ TEST(DeviceAttributes, LimitsComeFromTheConfig) {
   EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_WARP_SIZE), 32);
   EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING), 1);
   EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK), 1024);
+}
+
+// A config above what the conformance suite proves is reported at the proven target.
+TEST(DeviceAttributes, ComputeCapabilityIsClampedToTheProvenPtxTarget) {
+  hw::ArchConfig a = test_arch();
+  a.compute_major = 12;
+  a.compute_minor = 0;
+  ASSERT_LT(kProvenPtxTarget, 120);
+  auto v = [&](CUdevice_attribute attr) { return *device_attribute(a, 0, attr); };
+  EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR), kProvenPtxTarget / 10);
+  EXPECT_EQ(v(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR), kProvenPtxTarget % 10);
+  a.compute_major = kProvenPtxTarget / 10;
+  a.compute_minor = kProvenPtxTarget % 10;
+  EXPECT_EQ(reported_compute_capability(a).major * 10 + reported_compute_capability(a).minor, kProvenPtxTarget);
 }
 
 TEST(DeviceAttributes, EveryDeclaredAttributeHasAValue) {

@@ -1,4 +1,5 @@
 #include "cuda/driver/module_image.h"
+#include "cuda/driver/compute_capability.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,6 +7,7 @@
 #include "base/log.h"
 #include "compiler/jit/cache.h"
 #include "compiler/jit/cache_key.h"
+#include "cuda/fatbin/device_runtime_library.h"
 #include "cuda/fatbin/fatbin.h"
 #include "cuda/fatbin/ptx_select.h"
 #include "cuda/fatbin/wrapper.h"
@@ -27,9 +29,8 @@ T load(const uint8_t* p) {
 // Appends the PTX `entry` selected for `arch` from every image in `images`.
 Status add_best_ptx(std::span<const fatbin::Image> images, const hw::ArchConfig& arch,
                     std::string_view what, std::vector<compiler::PtxSource>* out) {
-  ASSIGN_OR_RETURN(const fatbin::Entry* entry,
-                   fatbin::select_ptx(images, static_cast<int>(arch.compute_major),
-                                      static_cast<int>(arch.compute_minor)));
+  ComputeCapability cc = reported_compute_capability(arch);
+  ASSIGN_OR_RETURN(const fatbin::Entry* entry, fatbin::select_ptx(images, cc.major, cc.minor));
   ASSIGN_OR_RETURN(std::string text, fatbin::ptx_text(*entry));
   std::string name = entry->name.empty() ? std::string(what) : entry->name;
   out->push_back({fmt::format("{} ({})", name, fatbin::target_name(*entry)), std::move(text)});
@@ -62,6 +63,12 @@ StatusOr<std::vector<compiler::PtxSource>> collect_sources(const void* image,
       }
       // -rdc=true: every object's relocatable PTX, compiled together and linked.
       for (size_t i = 0; i < wrapper.relocatable.size(); ++i) {
+        auto relocatable = fatbin::parse_image(wrapper.relocatable[i]);
+        if (relocatable.ok() && fatbin::is_device_runtime_library(*relocatable)) {
+          STRATA_LOG_DEBUG("relocatable fatbin {} is CUDA's device runtime library; Strata "
+                           "implements it in the compiler", i);
+          continue;
+        }
         RETURN_IF_ERROR(add_fatbin(wrapper.relocatable[i], arch,
                                    fmt::format("relocatable fatbin {}", i), &sources));
       }

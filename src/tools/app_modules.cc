@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "cuda/fatbin/device_runtime_library.h"
 #include "cuda/fatbin/fatbin.h"
 #include "cuda/fatbin/ptx_select.h"
 #include "cuda/fatbin/wrapper.h"
@@ -80,6 +81,9 @@ StatusOr<std::vector<AppModule>> app_modules(const ElfFile& elf, int cc_major, i
       std::vector<compiler::PtxSource> sources;
       Status status = ok_status();
       for (size_t r = 0; r < relocatable.size() && status.ok(); ++r) {
+        // CUDA's device runtime library (-lcudadevrt), which the runtime leaves out too.
+        auto image = cuda::fatbin::parse_image(elf.bytes_at(relocatable[r]));
+        if (image.ok() && cuda::fatbin::is_device_runtime_library(*image)) continue;
         auto source = best_ptx(elf, relocatable[r], cc_major, cc_minor,
                                fmt::format("relocatable fatbin {}", r));
         if (source.ok()) {

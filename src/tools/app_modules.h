@@ -14,6 +14,8 @@
 //   the version-2 wrapper, and the runtime links the best PTX of every one of them,
 //   in that order (cuLinkAddData ... cuLinkComplete). The array is filled at run time
 //   (it lives in .bss), so it is rebuilt here from the version-1 records, in order.
+//   CUDA's device runtime library (-lcudadevrt) is left out, as the runtime does
+//   (cuda/fatbin/device_runtime_library.h).
 // - CUDA 13's nvcc also emits a version-2 wrapper for programs without -rdc, whose image
 //   is nvlink's SASS and whose array stays empty; the program's kernels are registered
 //   against the version-1 wrappers, so the runtime never loads it. Such a wrapper is

@@ -153,3 +153,16 @@ extern "C" __device__ void* __strata_aligned_malloc(size_t size, size_t align) {
   *reinterpret_cast<unsigned long long*>(aligned - 8) = aligned - p;
   return reinterpret_cast<void*>(aligned);
 }
+
+// Dynamic parallelism's device-side cudaMalloc/cudaFree (nvcc: __cudaCDP2Malloc /
+// __cudaCDP2Free) allocate from the same heap as malloc/free, as CUDA documents; they
+// return a cudaError_t (cudaErrorMemoryAllocation = 2 when the heap is exhausted).
+extern "C" __device__ int __strata_cdp2_malloc(void** ptr, size_t size) {
+  *ptr = __strata_malloc(size);
+  return *ptr != nullptr ? 0 : 2;
+}
+
+extern "C" __device__ int __strata_cdp2_free(void* ptr) {
+  __strata_free(ptr);
+  return 0;
+}

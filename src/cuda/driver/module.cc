@@ -66,8 +66,10 @@ Status Module::place(std::string name) {
     }
     symbol_va[g.name] = globals_[g.name].va;
   }
-  for (const sxbin::KernelDesc& k : binary_.kernels) {
-    symbol_va[k.name] = executable_->code_va() + k.code_offset;
+  // A kernel's address is its kernel descriptor (device-side launches, device_launch.h).
+  RETURN_IF_ERROR(descriptors_.allocate(allocator, binary_.kernels.size()));
+  for (size_t i = 0; i < binary_.kernels.size(); ++i) {
+    symbol_va[binary_.kernels[i].name] = descriptors_.descriptor_va(i);
   }
   auto resolve = [&](const std::string& symbol) -> StatusOr<uint64_t> {
     auto it = symbol_va.find(symbol);
@@ -120,6 +122,14 @@ Status Module::place(std::string name) {
     RETURN_IF_ERROR(allocator.write(buffer->va(), table.data(), table.size()));
     banks_.push_back({sxbin::kSymbolBank, buffer->va(), static_cast<uint32_t>(table.size())});
     buffers_.push_back(std::move(buffer));
+  }
+
+  RETURN_IF_ERROR(descriptors_.write(allocator, *executable_, binary_.kernels, banks_));
+  for (const sxbin::KernelDesc& k : binary_.kernels) {
+    const auto& table = binary_.symbol_table;
+    if (k.uses_device_heap && std::find(table.begin(), table.end(), k.name) != table.end()) {
+      device_launches_need_heap_ = true;
+    }
   }
 
   for (size_t i = 0; i < binary_.kernels.size(); ++i) {

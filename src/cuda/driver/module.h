@@ -15,6 +15,7 @@
 
 #include "base/status.h"
 #include "compiler/sxbin/sxbin.h"
+#include "cuda/driver/device_launch.h"
 #include "hal/buffer.h"
 #include "hal/command_buffer.h"
 #include "hal/executable.h"
@@ -57,6 +58,9 @@ class Module {
   Context& context() const { return *context_; }
   const sxbin::Binary& binary() const { return binary_; }
   const std::shared_ptr<hal::Executable>& executable() const { return executable_; }
+  // True if a kernel that device code can launch (its address is taken) uses the device
+  // heap: launches from this module then need the heap ready (dynamic parallelism).
+  bool device_launches_need_heap() const { return device_launches_need_heap_; }
   // Constant banks 1 and 2 as bound to every dispatch of this module's kernels.
   const std::vector<hal::ConstBankBinding>& banks() const { return banks_; }
 
@@ -86,6 +90,8 @@ class Module {
   std::vector<std::shared_ptr<hal::Buffer>> buffers_;
   std::map<std::string, Global, std::less<>> globals_;
   std::vector<hal::ConstBankBinding> banks_;
+  KernelDescriptors descriptors_;  // what device code launches (a kernel's address)
+  bool device_launches_need_heap_ = false;
   std::vector<std::shared_ptr<Function>> functions_;
 };
 

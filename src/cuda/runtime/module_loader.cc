@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/log.h"
+#include "cuda/fatbin/device_runtime_library.h"
 #include "cuda/fatbin/fatbin.h"
 #include "cuda/fatbin/ptx_select.h"
 
@@ -38,6 +39,9 @@ CUresult load_linked(const fatbin::Wrapper& wrapper, int cc_major, int cc_minor,
                      CUmodule* module) {
   std::vector<std::string> sources;
   for (size_t i = 0; i < wrapper.relocatable.size(); ++i) {
+    // CUDA's device runtime library (-lcudadevrt): the compiler implements it.
+    auto image = fatbin::parse_image(wrapper.relocatable[i]);
+    if (image.ok() && fatbin::is_device_runtime_library(*image)) continue;
     auto ptx = best_ptx(wrapper.relocatable[i], cc_major, cc_minor);
     if (!ptx.ok()) {
       return report(Status(ptx.status().code(), fmt::format("relocatable fatbin {}: {}", i,

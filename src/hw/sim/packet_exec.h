@@ -66,7 +66,12 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
                              uint32_t dwords);
 
 // kLaunch (launch.cc): validates the packet against the config, fetches and decodes the
-// code through the page tables (cached), runs the grid and advances the clock.
+// code through the page tables (cached), runs the grid and advances the clock; then runs
+// the grids it launched from the device (device_launch.h) before completing.
 PacketOutcome execute_launch(const PacketContext& ctx, const LaunchPacket& packet);
+
+// The grid alone (launch.cc), without the grids it launches from the device: what
+// execute_launch and device_launch.cc run for each grid.
+PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet);
 
 }  // namespace strata::hw::sim

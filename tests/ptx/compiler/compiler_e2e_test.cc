@@ -284,16 +284,16 @@ TEST(CompilerE2E, DeviceLaunchesCompile) {
 
 TEST(CompilerE2E, UnsupportedDeviceRuntimeCallsAreNamed) {
   std::string src = std::string(kHeader) +
-                    ".extern .func (.param .b32 r) __cudaCDP2Malloc(.param .b64 p, .param .b64 n);\n"
+                    ".extern .func (.param .b32 r) __cudaCDP2GetDevice(.param .b64 p);\n"
                     ".visible .entry k()\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
-                    "mov.u64 %rd1, 0;\n{\n.param .b64 p0;\nst.param.b64 [p0], %rd1;\n.param .b64 p1;\n"
-                    "st.param.b64 [p1], %rd1;\n.param .b32 rv;\n"
-                    "call.uni (rv), __cudaCDP2Malloc, (p0, p1);\nld.param.b32 %r1, [rv];\n}\nret;\n}\n";
+                    "mov.u64 %rd1, 0;\n{\n.param .b64 p0;\nst.param.b64 [p0], %rd1;\n"
+                    ".param .b32 rv;\n"
+                    "call.uni (rv), __cudaCDP2GetDevice, (p0);\nld.param.b32 %r1, [rv];\n}\nret;\n}\n";
   auto r = compile_ptx({{"m.ptx", src}}, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), Code::kNotSupported) << r.status().to_string();
-  EXPECT_NE(r.status().message().find("__cudaCDP2Malloc"), std::string::npos) << r.status().message();
-  EXPECT_NE(r.status().message().find("m.ptx:16:"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("__cudaCDP2GetDevice"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("m.ptx:14:"), std::string::npos) << r.status().message();
 }
 
 }  // namespace

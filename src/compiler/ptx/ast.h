@@ -26,6 +26,7 @@ using TypeName = std::string;
 struct RegOperand {      // %r1, %rd12, %p3, %tid.x (special registers too: name holds "%tid", component 'x')
   std::string name;      // "%r1", "%tid"
   char component = 0;    // 'x','y','z','w' for %tid.x-style and .x of vector regs, else 0
+  std::string selector;  // video-instruction sub-word selector without the dot ("b0", "h1", "b3210", "h10"), else ""
 };
 struct ImmInt {          // 42, -1, 0xff, 0777, 0b101; `unsigned_suffix` for 42U
   int64_t value = 0;
@@ -67,6 +68,7 @@ struct OperandSlot {
   Operand value;
   bool negated = false;
   SourceLoc loc;
+  bool minus = false;  // "-%r1": an arithmetically negated register (vmad's sources)
 };
 
 // ---- statements ----

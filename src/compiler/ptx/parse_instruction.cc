@@ -19,6 +19,15 @@ char component_of(std::string_view text) {
   }
 }
 
+// A video instruction's sub-word selector: .b0-.b3, .h0/.h1, and the SIMD forms
+// .bxyzw (x..w in 0-7) and .hxy (x, y in 0-3).
+bool is_video_selector(std::string_view text) {
+  if (text.size() < 2 || (text[0] != 'b' && text[0] != 'h')) return false;
+  for (char ch : text.substr(1))
+    if (ch < '0' || ch > '7') return false;
+  return true;
+}
+
 bool starts_immediate(const Token& token) {
   return token.kind == TokenKind::kInt || token.kind == TokenKind::kFloat || token.is('-') ||
          token.is('~') || token.is('(') || token.is('+');
@@ -76,6 +85,9 @@ StatusOr<OperandSlot> Parser::parse_operand(bool allow_vector) {
   if (accept('!')) {
     slot.negated = true;
     if (peek().kind != TokenKind::kIdent) return unexpected("a predicate register after '!'");
+  } else if (peek().is('-') && peek(1).kind == TokenKind::kIdent && is_register_name(peek(1).text)) {
+    take();
+    slot.minus = true;
   }
   const Token& token = peek();
   if (token.is('{')) {
@@ -98,9 +110,13 @@ StatusOr<OperandSlot> Parser::parse_operand(bool allow_vector) {
       RegOperand reg{std::move(name), 0};
       if (peek().kind == TokenKind::kDotName) {
         char component = component_of(peek().text);
-        if (component == 0) return unexpected("a register component (.x, .y, .z, .w)");
-        take();
-        reg.component = component;
+        if (component == 0 && is_video_selector(peek().text)) {
+          reg.selector = std::string(take().text);
+        } else {
+          if (component == 0) return unexpected("a register component (.x, .y, .z, .w)");
+          take();
+          reg.component = component;
+        }
       }
       slot.value = std::move(reg);
       return slot;

@@ -111,6 +111,19 @@ TEST(ParserTest, OperandShapes) {
   Instruction ctaid = only_instruction(parse_ok(in_body("mov.u32 %r1, %ctaid.y;")));
   EXPECT_EQ(std::get<RegOperand>(ctaid.operands[1].value).component, 'y');
 
+  // Video instructions: sub-word selectors on registers and vmad's negated sources.
+  Instruction vadd = only_instruction(parse_ok(in_body("vadd.s32.u32.s32.sat %r1.h1, %r2.b0, %r3.h0, %r4;")));
+  EXPECT_EQ(std::get<RegOperand>(vadd.operands[0].value).selector, "h1");
+  EXPECT_EQ(std::get<RegOperand>(vadd.operands[1].value).selector, "b0");
+  EXPECT_EQ(std::get<RegOperand>(vadd.operands[3].value).selector, "");
+  Instruction vmin4 = only_instruction(parse_ok(in_body("vmin4.u32.u32.u32 %r1.b20, %r2.b7531, %r3, %r4;")));
+  EXPECT_EQ(std::get<RegOperand>(vmin4.operands[1].value).selector, "b7531");
+  Instruction vmad = only_instruction(parse_ok(in_body("vmad.s32.s32.u32.sat %r1, -%r2.h1, %r3, -%r4;")));
+  EXPECT_TRUE(vmad.operands[1].minus);
+  EXPECT_FALSE(vmad.operands[2].minus);
+  EXPECT_TRUE(vmad.operands[3].minus);
+  EXPECT_EQ(std::get<RegOperand>(vmad.operands[1].value).selector, "h1");
+
   Instruction sym = only_instruction(parse_ok(in_body("mov.u64 %rd1, gvar+8;")));
   EXPECT_EQ(std::get<SymbolOperand>(sym.operands[1].value).offset, 8);
 

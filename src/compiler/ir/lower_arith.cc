@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ir/lower_ftz.h"
+#include "compiler/ir/lower_int_ext.h"
 #include "compiler/ir/lowerer.h"
 
 namespace strata::compiler::ir {
@@ -138,9 +139,16 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
   *handled = true;
   auto ops = [&](size_t n) { return want_operands(in, n); };
   // Packed-half arithmetic (the .f16x2 type reads as .b32) belongs to lower_float.
-  if ((has(in, "f16x2") || has(in, "bf16x2")) && op != "mov" && op != "selp") {
+  if (((has(in, "f16x2") || has(in, "bf16x2")) && op != "mov" && op != "selp") ||
+      (op == "setp" && (has(in, "f16") || has(in, "bf16")))) {
     *handled = false;
     return ok_status();
+  }
+
+  {
+    bool extended = false;
+    RETURN_IF_ERROR(lower_int_extended(*this, in, &extended));
+    if (extended) return ok_status();
   }
 
   if (op == "mov") {
@@ -202,7 +210,6 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
   }
 
   if (op == "setp" || op == "set") {
-    if (op == "set") return unsupported(in.loc, "'set' is not supported yet (use setp)");
     ASSIGN_OR_RETURN(DataType t, inst_type(*this, in));
     bool is_float = isa::type_is_float(t);
     if (in.modifiers.empty()) return invalid(in.loc, "setp needs a comparison");
@@ -255,6 +262,22 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
       return static_cast<uint8_t>(static_cast<int>(c2) | (static_cast<int>(bop) << 4));
     };
     int p = isa_op(sop, ct, DataType::Pred, {a, b, c}, mod(cmp));
+    if (op == "set") {
+      // set: d = 1.0f (.f32 destination) or 0xffffffff when the test holds, else 0.
+      if (ndst != 1) return invalid(in.loc, "set has one destination");
+      std::vector<DataType> types;
+      for (const auto& m : in.modifiers) {
+        DataType x;
+        if (ptx_type(m, &x)) types.push_back(x);
+      }
+      if (types.size() != 2) return invalid(in.loc, "set needs a destination and a source type");
+      const DataType dt = types[0];
+      const uint64_t one = dt == DataType::F32 ? 0x3f800000u : 0xffffffffu;
+      if (dt != DataType::F32 && dt != DataType::U32 && dt != DataType::S32 && dt != DataType::B32)
+        return unsupported(in.loc, "set with destination ." + std::string(isa::type_name(dt)) + " is not supported yet");
+      return write(in.operands[0], isa_op(Opcode::SEL, DataType::U32, DataType::U32,
+                                          {Operand::val(constant(DataType::U32, one)), Operand::immediate(0), Operand::val(p)}));
+    }
     RETURN_IF_ERROR(write(in.operands[0], p));
     if (ndst == 2) RETURN_IF_ERROR(write(in.operands[1], isa_op(sop, ct, DataType::Pred, {a, b, c}, mod(invert(cmp, is_float)))));
     return ok_status();
@@ -326,6 +349,15 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
   for (const Simple& s : kSimple) {
     if (op != s.name) continue;
     if (has(in, "sat") || has(in, "cc")) return unsupported(in.loc, op + " with ." + (has(in, "sat") ? "sat" : "cc") + " is not supported yet");
+    if (has(in, "relu")) {
+      // min/max.relu.s32: max(result, 0).
+      if ((op != "min" && op != "max") || t != DataType::S32) return invalid(in.loc, ".relu applies to min/max.s32");
+      RETURN_IF_ERROR(ops(3));
+      ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
+      ASSIGN_OR_RETURN(Operand b, read(in.operands[2], t));
+      int r = isa_op(s.isa, t, t, {a, b});
+      return write(in.operands[0], isa_op(Opcode::IMAX, t, t, {Operand::val(r), Operand::immediate(0)}));
+    }
     RETURN_IF_ERROR(ops(1 + s.nsrc));
     std::vector<Operand> srcs;
     for (int k = 0; k < s.nsrc; ++k) {
@@ -388,6 +420,16 @@ Status Lowerer::lower_arith(const ptx::Instruction& in, bool* handled) {
     bool mad = op == "mad";
     RETURN_IF_ERROR(ops(mad ? 4 : 3));
     bool wide = has(in, "wide"), hi = has(in, "hi");
+    if (has(in, "sat") && mad && hi && t == DataType::S32) {
+      // mad.hi.sat.s32: the high half of the product plus c, clamped to the s32 range.
+      ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
+      ASSIGN_OR_RETURN(Operand b, read(in.operands[2], t));
+      ASSIGN_OR_RETURN(int c, read_value(in.operands[3], t));
+      int h = isa_op(Opcode::IMULHI, t, t, {a, b});
+      int sum = isa_op(Opcode::IADD, DataType::S64, DataType::S64,
+                       {Operand::val(widen(h, /*is_signed=*/true)), Operand::val(widen(c, /*is_signed=*/true))});
+      return write(in.operands[0], convert(*this, DataType::S32, DataType::S64, Operand::val(sum), isa::kModSat));
+    }
     if (has(in, "sat") || has(in, "cc")) return unsupported(in.loc, op + ".sat/.cc is not supported yet");
     ASSIGN_OR_RETURN(Operand a, read(in.operands[1], t));
     ASSIGN_OR_RETURN(Operand b, read(in.operands[2], t));

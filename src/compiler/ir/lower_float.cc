@@ -101,6 +101,32 @@ int sqrt_directed(Lowerer& l, Operand x, DataType t, isa::Round rnd, bool ftz) {
   return l.isa_op(Opcode::FMUL, DataType::F64, DataType::F64, {Operand::val(fixed), Operand::val(back)});
 }
 
+// min/max with .xorsign.abs (the min/max of |a| and |b|, with the XOR of a's and b's
+// signs) and .NaN (a NaN operand gives the canonical NaN), PTX ISA min/max; F32 or a
+// 16-bit element type. The operands are already flushed when .ftz applies.
+int minmax_ext(Lowerer& l, Opcode op, DataType t, Operand a, Operand b, uint8_t mod, bool xorsign, bool nan) {
+  const bool half = t != DataType::F32;
+  const uint64_t sign = half ? 0x8000u : 0x80000000u, canonical = half ? 0x7fffu : 0x7fffffffu;
+  int va = as_value(l, a, t), vb = as_value(l, b, t);
+  int x = va, y = vb;
+  if (xorsign) {
+    x = l.isa_op(Opcode::FABS, t, t, {Operand::val(va)});
+    y = l.isa_op(Opcode::FABS, t, t, {Operand::val(vb)});
+  }
+  int r = l.isa_op(op, t, t, {Operand::val(x), Operand::val(y)}, mod);
+  if (xorsign) {
+    int x2 = l.isa_op(Opcode::XOR, DataType::U32, DataType::U32, {Operand::val(va), Operand::val(vb)});
+    int s = l.isa_op(Opcode::AND, DataType::U32, DataType::U32, {Operand::val(x2), Operand::immediate(sign)});
+    r = l.isa_op(Opcode::OR, DataType::U32, t, {Operand::val(r), Operand::val(s)});
+  }
+  if (nan) {
+    int p = l.isa_op(Opcode::FSETP, t, DataType::Pred, {Operand::val(va), Operand::val(vb), Operand::immediate(1)},
+                     static_cast<uint8_t>(isa::CmpOp::NAN_));
+    r = l.isa_op(Opcode::SEL, DataType::U32, t, {Operand::val(l.constant(DataType::U32, canonical)), Operand::val(r), Operand::val(p)});
+  }
+  return r;
+}
+
 // testp.<class> on F32/F64.
 int test_class(Lowerer& l, const std::string& cls, Operand x, DataType t) {
   int v = as_value(l, x, t);
@@ -122,54 +148,148 @@ int test_class(Lowerer& l, const std::string& cls, Operand x, DataType t) {
 }  // namespace
 
 
-// .f16 arithmetic uses the ISA's F16 type (a half in the low 16 bits of a register;
-// computed exactly and rounded once, so add/sub/mul/fma are correctly rounded). .f16x2
-// (a .b32 register, element 0 in the low half) runs the F16 operation on each half and
-// packs the results with PRMT; neg/abs flip/clear both sign bits. Deviation: .ftz on
-// .f16 is ignored (the ISA's FTZ flushes F32 only), so f16 subnormals are kept.
+// .f16/.bf16 arithmetic uses the ISA's F16/BF16 types (a half in the low 16 bits of a
+// register; computed exactly and rounded once, so add/sub/mul/fma are correctly
+// rounded). .f16x2/.bf16x2 (a .b32 register, element 0 in the low half) runs the scalar
+// operation on each half and packs the results with PRMT. The ISA's FTZ flag flushes F16
+// inputs and results; .relu (negative -> +0, NaN -> canonical NaN) and .NaN (min/max:
+// NaN if either input is NaN) are an FMAX/FSETP/SEL sequence after the operation. setp
+// on .f16x2/.bf16x2 writes p from the low halves and q from the high halves.
+namespace {
+constexpr uint64_t kHalfCanonicalNaN = 0x7fff;  // PTX ISA: the canonical NaN of .f16 and .bf16
+
+struct HalfOp {
+  const char* name;
+  Opcode isa;
+  int nsrc;
+  isa::MufuOp mufu = isa::MufuOp::kCount;
+};
+constexpr HalfOp kHalfOps[] = {
+    {"add", Opcode::FADD, 2}, {"sub", Opcode::FSUB, 2},  {"mul", Opcode::FMUL, 2},
+    {"fma", Opcode::FFMA, 3}, {"min", Opcode::FMIN, 2},  {"max", Opcode::FMAX, 2},
+    {"abs", Opcode::FABS, 1}, {"neg", Opcode::FNEG, 1},  {"setp", Opcode::FSETP, 2},
+    {"ex2", Opcode::MUFU, 1, isa::MufuOp::EX2},           {"tanh", Opcode::MUFU, 1, isa::MufuOp::TANH},
+};
+
+bool half_cmp(const std::string& m, isa::CmpOp* out) {
+  static const std::pair<const char*, isa::CmpOp> kOps[] = {
+      {"eq", isa::CmpOp::EQ},   {"ne", isa::CmpOp::NE},   {"lt", isa::CmpOp::LT},   {"le", isa::CmpOp::LE},
+      {"gt", isa::CmpOp::GT},   {"ge", isa::CmpOp::GE},   {"equ", isa::CmpOp::EQU}, {"neu", isa::CmpOp::NEU},
+      {"ltu", isa::CmpOp::LTU}, {"leu", isa::CmpOp::LEU}, {"gtu", isa::CmpOp::GTU}, {"geu", isa::CmpOp::GEU},
+      {"num", isa::CmpOp::NUM}, {"nan", isa::CmpOp::NAN_},
+  };
+  for (auto& [n, c] : kOps)
+    if (m == n) {
+      *out = c;
+      return true;
+    }
+  return false;
+}
+}  // namespace
+
 Status Lowerer::lower_half(const ptx::Instruction& in, bool* handled) {
   *handled = true;
   const std::string& op = in.opcode;
-  bool x2 = has(in, "f16x2");
-  static const std::pair<const char*, Opcode> kOps[] = {
-      {"add", Opcode::FADD}, {"sub", Opcode::FSUB}, {"mul", Opcode::FMUL}, {"fma", Opcode::FFMA},
-      {"min", Opcode::FMIN}, {"max", Opcode::FMAX}, {"abs", Opcode::FABS}, {"neg", Opcode::FNEG},
-  };
-  Opcode isa = Opcode::NOP;
-  int nsrc = 0;
-  for (auto& [name, o] : kOps)
-    if (op == name) {
-      isa = o;
-      nsrc = o == Opcode::FFMA ? 3 : (o == Opcode::FABS || o == Opcode::FNEG) ? 1 : 2;
-    }
+  const bool bf = has(in, "bf16") || has(in, "bf16x2");
+  const bool x2 = has(in, "f16x2") || has(in, "bf16x2");
+  const DataType et = bf ? DataType::BF16 : DataType::F16;
   std::string form = op;
   for (const auto& m : in.modifiers) form += "." + m;
-  if (nsrc == 0) return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
-  if (has(in, "NaN") || has(in, "xorsign") || has(in, "relu") || has(in, "oob"))
+  const HalfOp* h = nullptr;
+  for (const HalfOp& k : kHalfOps)
+    if (op == k.name) h = &k;
+  const bool xorsign = has(in, "xorsign");
+  if (!h || (xorsign && h->isa != Opcode::FMIN && h->isa != Opcode::FMAX) || has(in, "oob") ||
+      (has(in, "approx") != (h->isa == Opcode::MUFU)))
     return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
-  RETURN_IF_ERROR(want_operands(in, static_cast<size_t>(nsrc + 1)));
-  uint8_t mod = float_mod(in) & ~isa::kModFtz;
+  const bool relu = has(in, "relu"), nan = has(in, "NaN"), ftz = has(in, "ftz");
+  uint8_t mod = float_mod(in) & ~isa::kModApprox;
+  if (h->isa == Opcode::MUFU) mod = static_cast<uint8_t>(h->mufu);
+
+  // setp: the comparison and an optional BoolOp with a third predicate.
+  isa::CmpOp cmp = isa::CmpOp::EQ;
+  isa::BoolOp bop = isa::BoolOp::AND;
+  bool combine = false;
+  size_t ndst = 1;
+  if (h->isa == Opcode::FSETP) {
+    if (in.modifiers.empty() || !half_cmp(in.modifiers[0], &cmp)) return invalid(in.loc, "bad comparison for setp");
+    if (in.modifiers.size() > 1) {
+      const std::string& b = in.modifiers[1];
+      combine = b == "and" || b == "or" || b == "xor";
+      bop = b == "or" ? isa::BoolOp::OR : b == "xor" ? isa::BoolOp::XOR : isa::BoolOp::AND;
+    }
+    ndst = in.has_pred_pair ? 2 : 1;
+    if (x2 && ndst != 2) return invalid(in.loc, "setp on .f16x2/.bf16x2 writes a predicate pair p|q");
+    RETURN_IF_ERROR(want_operands(in, ndst + 2 + (combine ? 1 : 0)));
+  } else {
+    RETURN_IF_ERROR(want_operands(in, static_cast<size_t>(h->nsrc + 1)));
+  }
   std::vector<int> srcs;
-  for (int k = 0; k < nsrc; ++k) {
-    ASSIGN_OR_RETURN(int v, read_value(in.operands[1 + k], x2 ? DataType::U32 : DataType::F16));
+  for (int k = 0; k < h->nsrc; ++k) {
+    ASSIGN_OR_RETURN(int v, read_value(in.operands[ndst + k], x2 ? DataType::U32 : et));
     srcs.push_back(v);
   }
-  if (!x2) {
-    std::vector<Operand> ops;
-    for (int v : srcs) ops.push_back(Operand::val(v));
-    return write(in.operands[0], isa_op(isa, DataType::F16, DataType::F16, ops, mod));
+  int cpred = -1;
+  if (combine) {
+    ASSIGN_OR_RETURN(cpred, read_pred(in.operands[ndst + 2]));
   }
-  if (isa == Opcode::FNEG || isa == Opcode::FABS) {
-    bool neg = isa == Opcode::FNEG;
+  if (x2 && !ftz && (h->isa == Opcode::FNEG || h->isa == Opcode::FABS)) {
+    bool neg = h->isa == Opcode::FNEG;
     return write(in.operands[0], isa_op(neg ? Opcode::XOR : Opcode::AND, DataType::U32, DataType::U32,
                                         {Operand::val(srcs[0]), Operand::immediate(neg ? 0x80008000u : 0x7fff7fffu)}));
   }
+  // One element: the ISA operation with its post-processing.
+  auto element = [&](const std::vector<Operand>& ops) -> int {
+    std::vector<Operand> o = ops;
+    if (ftz && (h->isa == Opcode::FNEG || h->isa == Opcode::FABS || h->isa == Opcode::FSETP || h->isa == Opcode::MUFU))
+      for (Operand& x : o)  // no FTZ on these: flush the operands by an FMUL.FTZ by 1.0
+        x = Operand::val(isa_op(Opcode::FMUL, et, et, {x, Operand::immediate(bf ? 0x3f80 : 0x3c00)}, isa::kModFtz));
+    if (h->isa == Opcode::FSETP) {
+      Operand c = cpred < 0 ? Operand::immediate(1) : Operand::val(cpred);
+      return isa_op(Opcode::FSETP, et, DataType::Pred, {o[0], o[1], c},
+                    static_cast<uint8_t>(static_cast<int>(cmp) | (static_cast<int>(combine ? bop : isa::BoolOp::AND) << 4)));
+    }
+    if (xorsign || (nan && (h->isa == Opcode::FMIN || h->isa == Opcode::FMAX))) {
+      if (ftz)  // flush before the sign-bit operations
+        for (Operand& x : o) x = Operand::val(isa_op(Opcode::FMUL, et, et, {x, Operand::immediate(bf ? 0x3f80 : 0x3c00)}, isa::kModFtz));
+      int r = minmax_ext(*this, h->isa, et, o[0], o[1], 0, xorsign, nan);
+      return relu ? isa_op(Opcode::FMAX, et, et, {Operand::val(r), Operand::immediate(0)}) : r;
+    }
+    int r = isa_op(h->isa, et, et, o, h->isa == Opcode::FABS || h->isa == Opcode::FNEG ? 0 : mod);
+    if (ftz && h->isa == Opcode::MUFU) r = isa_op(Opcode::FMUL, et, et, {Operand::val(r), Operand::immediate(bf ? 0x3f80 : 0x3c00)}, isa::kModFtz);
+    if (relu || nan) {
+      // .relu: max(r, +0) except NaN; .NaN: NaN when either source is.
+      int v = relu ? isa_op(Opcode::FMAX, et, et, {Operand::val(r), Operand::immediate(0)}) : r;
+      int is_nan = isa_op(Opcode::FSETP, et, DataType::Pred, {relu ? Operand::val(r) : o[0], relu ? Operand::val(r) : o[1], Operand::immediate(1)},
+                          static_cast<uint8_t>(isa::CmpOp::NAN_));
+      r = isa_op(Opcode::SEL, DataType::U32, et, {Operand::val(constant(DataType::U32, kHalfCanonicalNaN)), Operand::val(v), Operand::val(is_nan)});
+    }
+    return r;
+  };
+  if (!x2) {
+    std::vector<Operand> ops;
+    for (int v : srcs) ops.push_back(Operand::val(v));
+    RETURN_IF_ERROR(write(in.operands[0], element(ops)));
+    if (ndst == 2) {  // setp p|q on a scalar: q = !(a cmp b) BoolOp c
+      static constexpr isa::CmpOp kNot[] = {isa::CmpOp::NEU, isa::CmpOp::EQU, isa::CmpOp::GEU, isa::CmpOp::GTU,
+                                            isa::CmpOp::LEU, isa::CmpOp::LTU, isa::CmpOp::NE,  isa::CmpOp::EQ,
+                                            isa::CmpOp::GE,  isa::CmpOp::GT,  isa::CmpOp::LE,  isa::CmpOp::LT,
+                                            isa::CmpOp::NAN_, isa::CmpOp::NUM};
+      cmp = kNot[static_cast<int>(cmp)];
+      RETURN_IF_ERROR(write(in.operands[1], element(ops)));
+    }
+    return ok_status();
+  }
   int half[2];
-  for (int h = 0; h < 2; ++h) {
+  for (int k = 0; k < 2; ++k) {
     std::vector<Operand> ops;
     for (int v : srcs)
-      ops.push_back(Operand::val(h == 0 ? v : isa_op(Opcode::SHR, DataType::U32, DataType::U32, {Operand::val(v), Operand::immediate(16)})));
-    half[h] = isa_op(isa, DataType::F16, DataType::F16, ops, mod);
+      ops.push_back(Operand::val(k == 0 ? v : isa_op(Opcode::SHR, DataType::U32, DataType::U32, {Operand::val(v), Operand::immediate(16)})));
+    half[k] = element(ops);
+  }
+  if (h->isa == Opcode::FSETP) {
+    RETURN_IF_ERROR(write(in.operands[0], half[0]));
+    return write(in.operands[1], half[1]);
   }
   return write(in.operands[0], pack_halves(half[0], half[1]));
 }
@@ -183,12 +303,39 @@ int Lowerer::pack_halves(int lo, int hi) {
 Status Lowerer::lower_float(const ptx::Instruction& in, bool* handled) {
   *handled = true;
   const std::string& op = in.opcode;
-  if (has(in, "bf16x2") || ((op != "cvt" && op != "mov" && op != "ld" && op != "st") && has(in, "bf16"))) {
-    std::string form = op;
-    for (const auto& m : in.modifiers) form += "." + m;
-    return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
+  {
+    // Mixed precision (.f32 with .f16/.bf16 sources, sm_100): fma.rnd{.sat}.f32.abtype
+    // d, a, b, c multiplies the exactly widened a and b (their product is exact in f32)
+    // and adds c with the one rounding of an F32 FFMA. Other mixed forms: not yet.
+    std::vector<std::string> types;
+    for (const auto& m : in.modifiers) {
+      DataType x;
+      if (ptx_type(m, &x)) types.push_back(m);
+    }
+    if (types.size() == 2 && types[0] == "f32" && (types[1] == "f16" || types[1] == "bf16") && op != "cvt") {
+      std::string form = op;
+      for (const auto& m : in.modifiers) form += "." + m;
+      if (op != "fma") return unsupported(in.loc, "PTX instruction '" + form + "' is not supported yet");
+      RETURN_IF_ERROR(want_operands(in, 4));
+      const DataType ht = types[1] == "f16" ? DataType::F16 : DataType::BF16;
+      std::vector<Operand> srcs;
+      for (int k = 0; k < 2; ++k) {
+        ASSIGN_OR_RETURN(Operand h, read(in.operands[1 + k], ht));
+        Inst w;
+        w.op = Op::kIsa;
+        w.isa_op = Opcode::CVT;
+        w.type = DataType::F32;
+        w.type2 = ht;
+        w.srcs = {h};
+        w.defs = {f_.new_value(DataType::F32)};
+        srcs.push_back(Operand::val(emit(std::move(w))));
+      }
+      ASSIGN_OR_RETURN(Operand c, read(in.operands[3], DataType::F32));
+      srcs.push_back(c);
+      return write(in.operands[0], isa_op(Opcode::FFMA, DataType::F32, DataType::F32, srcs, float_mod(in) & ~isa::kModApprox));
+    }
   }
-  if (has(in, "f16x2")) return lower_half(in, handled);
+  if (has(in, "f16x2") || has(in, "bf16x2") || has(in, "bf16")) return lower_half(in, handled);
   ASSIGN_OR_RETURN(DataType t, inst_type(*this, in));
   if (t == DataType::F16) return lower_half(in, handled);
   if (t != DataType::F32 && t != DataType::F64) {
@@ -217,9 +364,18 @@ Status Lowerer::lower_float(const ptx::Instruction& in, bool* handled) {
   };
   for (const Simple& s : kSimple) {
     if (op != s.name) continue;
-    if (has(in, "NaN") || has(in, "xorsign")) return unsupported(in.loc, op + ".NaN/.xorsign is not supported yet");
+    const bool minmax = s.isa == Opcode::FMIN || s.isa == Opcode::FMAX;
+    if ((has(in, "NaN") || has(in, "xorsign")) && (!minmax || t != DataType::F32))
+      return unsupported(in.loc, op + ".NaN/.xorsign is not supported yet on ." + std::string(isa::type_name(t)));
+    if (minmax && in.operands.size() == 4)
+      return unsupported(in.loc, "three-input " + op + " (sm_100) is not supported yet");
     std::vector<Operand> srcs;
     RETURN_IF_ERROR(operands(s.nsrc, &srcs));
+    if (minmax && (has(in, "NaN") || has(in, "xorsign"))) {
+      if (mod & isa::kModFtz)
+        for (Operand& o : srcs) o = Operand::val(flush_f32(*this, o));
+      return write(in.operands[0], minmax_ext(*this, s.isa, t, srcs[0], srcs[1], 0, has(in, "xorsign"), has(in, "NaN")));
+    }
     uint8_t m = mod;
     if (op == "div" && has(in, "full")) m |= isa::kModApprox;  // full-range approximate
     // FABS/FNEG are sign-bit operations with no FTZ: flush the operand first.

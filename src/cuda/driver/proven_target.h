@@ -5,6 +5,6 @@
 
 namespace strata::cuda::driver {
 
-inline constexpr int kProvenPtxTarget = 70;
+inline constexpr int kProvenPtxTarget = 89;
 
 }  // namespace strata::cuda::driver

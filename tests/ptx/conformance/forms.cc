@@ -12,12 +12,21 @@ namespace strata::ptx_conformance {
 int bits_of(Ty t) {
   switch (t) {
     case Ty::kPred: return 1;
-    case Ty::kB16: case Ty::kU16: case Ty::kS16: return 16;
-    case Ty::kB32: case Ty::kU32: case Ty::kS32: case Ty::kF32: return 32;
+    case Ty::kU8: case Ty::kS8: return 8;
+    case Ty::kB16: case Ty::kU16: case Ty::kS16: case Ty::kF16: case Ty::kBF16: case Ty::kE4M3x2: case Ty::kE5M2x2: return 16;
+    case Ty::kB32: case Ty::kU32: case Ty::kS32: case Ty::kF32: case Ty::kF16x2: case Ty::kBF16x2: return 32;
     default: return 64;
   }
 }
-bool is_float(Ty t) { return t == Ty::kF32 || t == Ty::kF64; }
+bool is_float(Ty t) { return t == Ty::kF32 || t == Ty::kF64 || lanes_of(t) > 0; }
+int lanes_of(Ty t) {
+  switch (t) {
+    case Ty::kF16: case Ty::kBF16: return 1;
+    case Ty::kF16x2: case Ty::kBF16x2: case Ty::kE4M3x2: case Ty::kE5M2x2: return 2;
+    default: return 0;
+  }
+}
+int lane_bits(Ty t) { return t == Ty::kE4M3x2 || t == Ty::kE5M2x2 ? 8 : lanes_of(t) ? 16 : 0; }
 
 namespace {
 
@@ -27,7 +36,7 @@ uint64_t FB(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 uint64_t DB(double d) { uint64_t u; std::memcpy(&u, &d, 8); return u; }
 uint64_t mask(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 int64_t sx(uint64_t v, int bits) { return bits >= 64 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << (64 - bits)) >> (64 - bits); }
-bool is_signed(Ty t) { return t == Ty::kS16 || t == Ty::kS32 || t == Ty::kS64; }
+bool is_signed(Ty t) { return t == Ty::kS8 || t == Ty::kS16 || t == Ty::kS32 || t == Ty::kS64; }
 
 // Rounding modes by their PTX names (".rn", ".rzi", ...).
 int fe_mode(const std::string& r) {
@@ -72,6 +81,17 @@ Mods mods_of(const std::string& name) {
   return m;
 }
 
+// Every {.rnd}{.ftz}{.sat} combination of an f32 arithmetic form (.rnd optional when
+// `with_default`, as for add/sub/mul; required for fma).
+std::vector<std::string> float_mods(bool with_default) {
+  std::vector<std::string> v;
+  for (std::string r : {"", ".rn", ".rz", ".rm", ".rp"})
+    for (std::string f : {"", ".ftz"})
+      for (std::string t : {"", ".sat"})
+        if (with_default || !r.empty()) v.push_back(r + f + t);
+  return v;
+}
+
 std::vector<Form> build() {
   std::vector<Form> v;
   auto add = [&](std::string fam, std::string name, Ty d, std::vector<Ty> s, Reference r, std::vector<Dom> doms = {}) {
@@ -84,6 +104,8 @@ std::vector<Form> build() {
       case Ty::kS16: return "s16"; case Ty::kB32: return "b32"; case Ty::kU32: return "u32";
       case Ty::kS32: return "s32"; case Ty::kF32: return "f32"; case Ty::kB64: return "b64";
       case Ty::kU64: return "u64"; case Ty::kS64: return "s64"; case Ty::kF64: return "f64";
+      case Ty::kU8: return "u8"; case Ty::kS8: return "s8";
+      default: break;
     }
     return "?";
   };
@@ -106,7 +128,7 @@ std::vector<Form> build() {
       r = std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX);
       return exact(static_cast<uint64_t>(r) & mask(32));
     });
-    for (std::string m : {"", ".rn", ".rz", ".rm", ".rp", ".ftz", ".rn.ftz", ".sat", ".rz.ftz"}) {
+    for (std::string m : float_mods(/*with_default=*/true)) {
       std::string name = op + m + ".f32";
       Mods md = mods_of(name);
       add(op, name, Ty::kF32, {Ty::kF32, Ty::kF32}, [md, is_add](const uint64_t* a) {
@@ -168,7 +190,7 @@ std::vector<Form> build() {
       }
     }
   }
-  for (std::string m : {"", ".rn", ".rz", ".rm", ".rp", ".ftz", ".rn.ftz", ".sat"}) {
+  for (std::string m : float_mods(/*with_default=*/true)) {
     std::string name = "mul" + m + ".f32";
     Mods md = mods_of(name);
     add("mul", name, Ty::kF32, {Ty::kF32, Ty::kF32}, [md](const uint64_t* a) {
@@ -191,8 +213,8 @@ std::vector<Form> build() {
   }
   // fma (and mad.rn.f32/f64, its synonym): one rounding.
   for (std::string base : {"fma", "mad"}) {
-    for (std::string m : {".rn", ".rz", ".rm", ".rp", ".rn.ftz", ".rn.sat", ".rz.ftz"}) {
-      if (base == "mad" && m != ".rn" && m != ".rn.ftz") continue;
+    for (std::string m : float_mods(/*with_default=*/false)) {
+      if (base == "mad" && m != ".rn" && m != ".rn.ftz" && m != ".rn.sat" && m != ".rn.ftz.sat") continue;
       std::string name = base + m + ".f32";
       Mods md = mods_of(name);
       add(base, name, Ty::kF32, {Ty::kF32, Ty::kF32, Ty::kF32}, [md](const uint64_t* a) {
@@ -293,12 +315,13 @@ std::vector<Form> build() {
 
   // cvt between integers: truncate, zero- or sign-extend by the source type; .sat clamps.
   struct IntCvt { Ty d, s; bool sat; };
-  for (IntCvt c : std::vector<IntCvt>{{Ty::kS64, Ty::kS32, false}, {Ty::kU64, Ty::kU32, false}, {Ty::kU32, Ty::kU64, false},
-                                       {Ty::kS32, Ty::kS64, false}, {Ty::kU32, Ty::kU16, false}, {Ty::kS32, Ty::kS16, false},
-                                       {Ty::kU16, Ty::kU32, false}, {Ty::kS16, Ty::kS32, false}, {Ty::kU64, Ty::kS32, false},
-                                       {Ty::kS64, Ty::kU32, false}, {Ty::kU32, Ty::kS32, false}, {Ty::kS32, Ty::kU16, false},
-                                       {Ty::kS32, Ty::kS64, true}, {Ty::kU32, Ty::kS32, true}, {Ty::kS16, Ty::kS32, true},
-                                       {Ty::kU32, Ty::kU64, true}}) {
+  std::vector<IntCvt> int_cvts;
+  const Ty kAllInts[] = {Ty::kU8, Ty::kS8, Ty::kU16, Ty::kS16, Ty::kU32, Ty::kS32, Ty::kU64, Ty::kS64};
+  for (bool sat : {false, true})
+    for (Ty d : kAllInts)
+      for (Ty s : kAllInts)
+        if (d != s) int_cvts.push_back({d, s, sat});
+  for (IntCvt c : int_cvts) {
     int dw = bits_of(c.d), sw = bits_of(c.s);
     bool ss = is_signed(c.s), ds = is_signed(c.d);
     add("cvt", std::string("cvt") + (c.sat ? ".sat." : ".") + tn(c.d) + "." + tn(c.s), c.d, {c.s}, [=](const uint64_t* a) {
@@ -312,7 +335,7 @@ std::vector<Form> build() {
     });
   }
   // integer -> float, rounded as named.
-  for (Ty s : {Ty::kS32, Ty::kU32, Ty::kS64, Ty::kU64, Ty::kS16, Ty::kU16}) {
+  for (Ty s : {Ty::kS32, Ty::kU32, Ty::kS64, Ty::kU64, Ty::kS16, Ty::kU16, Ty::kS8, Ty::kU8}) {
     for (Ty d : {Ty::kF32, Ty::kF64}) {
       for (std::string r : {"rn", "rz", "rm", "rp"}) {
         int sw = bits_of(s);
@@ -331,14 +354,17 @@ std::vector<Form> build() {
   }
   // float -> integer: round to an integer as named, clamp to the destination, NaN -> 0.
   for (Ty s : {Ty::kF32, Ty::kF64}) {
-    for (Ty d : {Ty::kS32, Ty::kU32, Ty::kS64, Ty::kU64, Ty::kS16, Ty::kU16}) {
-      for (std::string r : {"rni", "rzi", "rmi", "rpi"}) {
+    for (Ty d : {Ty::kS32, Ty::kU32, Ty::kS64, Ty::kU64, Ty::kS16, Ty::kU16, Ty::kS8, Ty::kU8}) {
+      for (std::string r : {"rni", "rzi", "rmi", "rpi", "rni.ftz", "rzi.ftz"}) {
+        if (r.size() > 3 && (s != Ty::kF32 || (d != Ty::kS32 && d != Ty::kU32))) continue;  // .ftz: f32 sources
         int dw = bits_of(d);
         bool ds = is_signed(d);
+        const bool fz = r.size() > 3;
         add("cvt", "cvt." + r + "." + tn(d) + "." + tn(s), d, {s}, [=](const uint64_t* a) {
-          long double x = s == Ty::kF32 ? F(a[0]) : D(a[0]);
+          long double x = s == Ty::kF32 ? (fz ? ftz(F(a[0])) : F(a[0])) : D(a[0]);
           if (std::isnan(x)) return exact(0);
-          long double i = r == "rni" ? std::nearbyint(x) : r == "rzi" ? std::trunc(x) : r == "rmi" ? std::floor(x) : std::ceil(x);
+          const std::string ri = r.substr(0, 3);
+          long double i = ri == "rni" ? std::nearbyint(x) : ri == "rzi" ? std::trunc(x) : ri == "rmi" ? std::floor(x) : std::ceil(x);
           long double lo = ds ? -std::ldexp(1.0L, dw - 1) : 0.0L;
           long double hi = ds ? std::ldexp(1.0L, dw - 1) - 1 : std::ldexp(1.0L, dw) - 1;
           i = i < lo ? lo : i > hi ? hi : i;
@@ -392,6 +418,41 @@ std::vector<Form> build() {
         if (fz) x = ftz(x), y = ftz(y);
         if (x == 0 && y == 0 && std::signbit(x) != std::signbit(y)) return either_zero();
         return fl32(mx ? std::fmax(x, y) : std::fmin(x, y));
+      });
+    }
+    // .NaN: a NaN operand gives NaN; .xorsign.abs: min/max of |a|, |b| with the XOR of
+    // the signs (a NaN operand without .NaN: left unspecified here).
+    for (std::string m : {".NaN", ".ftz.NaN", ".xorsign.abs", ".NaN.xorsign.abs", ".ftz.NaN.xorsign.abs"}) {
+      const bool fz = m.find("ftz") != std::string::npos, nanm = m.find("NaN") != std::string::npos,
+                 xs = m.find("xorsign") != std::string::npos;
+      add("minmax", op + m + ".f32", Ty::kF32, {Ty::kF32, Ty::kF32}, [=](const uint64_t* a) {
+        float x = F(a[0]), y = F(a[1]);
+        if (fz) x = ftz(x), y = ftz(y);
+        if (std::isnan(x) || std::isnan(y)) return nanm ? fl32(NAN) : xs ? any() : fl32(std::isnan(x) ? y : x);
+        if (xs) {
+          float r = mx ? std::fmax(std::fabs(x), std::fabs(y)) : std::fmin(std::fabs(x), std::fabs(y));
+          return fl32(std::signbit(x) != std::signbit(y) ? -r : r);
+        }
+        if (x == 0 && y == 0 && std::signbit(x) != std::signbit(y)) return either_zero();
+        return fl32(mx ? std::fmax(x, y) : std::fmin(x, y));
+      });
+    }
+    add("minmax", op + ".relu.s32", Ty::kS32, {Ty::kS32, Ty::kS32}, [=](const uint64_t* a) {
+      int64_t x = sx(a[0], 32), y = sx(a[1], 32), r = mx ? std::max(x, y) : std::min(x, y);
+      return exact(static_cast<uint64_t>(std::max<int64_t>(r, 0)) & mask(32));
+    });
+    for (std::string m : {".s16x2", ".u16x2", ".relu.s16x2"}) {
+      const bool sg = m.find('s') != std::string::npos && m.find("u16") == std::string::npos, relu = m.find("relu") != std::string::npos;
+      add("minmax", op + m, Ty::kB32, {Ty::kB32, Ty::kB32}, [=](const uint64_t* a) {
+        uint64_t r = 0;
+        for (int k = 0; k < 2; ++k) {
+          int64_t x = static_cast<int64_t>((a[0] >> (16 * k)) & 0xffff), y = static_cast<int64_t>((a[1] >> (16 * k)) & 0xffff);
+          if (sg) x = sx(x, 16), y = sx(y, 16);
+          int64_t v = mx ? std::max(x, y) : std::min(x, y);
+          if (relu) v = std::max<int64_t>(v, 0);
+          r |= (static_cast<uint64_t>(v) & 0xffff) << (16 * k);
+        }
+        return exact(r);
       });
     }
     add("minmax", op + ".f64", Ty::kF64, {Ty::kF64, Ty::kF64}, [=](const uint64_t* a) {
@@ -590,6 +651,169 @@ std::vector<Form> build() {
       });
     }
   }
+  // ---- bit manipulation and dot products (PTX ISA "Integer Arithmetic Instructions") ----
+  for (std::string mode : {"clamp", "wrap"}) {
+    const bool clamp = mode == "clamp";
+    add("bits2", "bmsk." + mode + ".b32", Ty::kB32, {Ty::kU32, Ty::kU32}, [clamp](const uint64_t* x) {
+      // PTX ISA bmsk semantics, spelled out.
+      const uint32_t a = static_cast<uint32_t>(x[0]), b = static_cast<uint32_t>(x[1]);
+      const uint32_t a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
+      uint32_t mask0 = ~0u << a1;
+      uint64_t mask1 = sum >= 32 ? 0 : (~0ull << sum) & 0xffffffffu;
+      bool pos_over = false, width_over = false;
+      if (clamp) {
+        if (a >= 32) pos_over = true, mask0 = 0;
+        if (b >= 32) width_over = true;
+      }
+      if (sum >= 32 || pos_over || width_over) mask1 = 0;
+      else if (b1 == 0) mask1 = 0xffffffffu;
+      return exact(mask0 & ~static_cast<uint32_t>(mask1));
+    }, {Dom::kShift, Dom::kShift});
+    for (std::string dir : {"l", "r"}) {
+      const bool left = dir == "l";
+      add("bits2", "shf." + dir + "." + mode + ".b32", Ty::kB32, {Ty::kB32, Ty::kB32, Ty::kU32}, [clamp, left](const uint64_t* x) {
+        const uint64_t c = x[2] & mask(32);
+        const uint64_t n = clamp ? std::min<uint64_t>(c, 32) : c & 0x1f;
+        const unsigned __int128 v = (static_cast<unsigned __int128>(x[1] & mask(32)) << 32) | (x[0] & mask(32));
+        return exact(left ? static_cast<uint64_t>((v << n) >> 32) & mask(32) : static_cast<uint64_t>(v >> n) & mask(32));
+      }, {Dom::kAny, Dom::kAny, Dom::kShift});
+    }
+    for (Ty t : {Ty::kU32, Ty::kS32}) {
+      const bool sg = t == Ty::kS32;
+      add("bits2", "szext." + mode + "." + tn(t), t, {t, Ty::kU32}, [clamp, sg](const uint64_t* x) {
+        const uint64_t b = x[1] & mask(32);
+        const int n = static_cast<int>(clamp ? std::min<uint64_t>(b, 32) : b & 0x1f);
+        if (n == 0) return exact(0);
+        const uint64_t field = x[0] & mask(n);
+        return exact((sg ? static_cast<uint64_t>(sx(field, n)) : field) & mask(32));
+      }, {Dom::kAny, Dom::kShift});
+    }
+  }
+  for (Ty at : {Ty::kU32, Ty::kS32}) {
+    for (Ty bt : {Ty::kU32, Ty::kS32}) {
+      const bool as = at == Ty::kS32, bs = bt == Ty::kS32;
+      const Ty dt = as || bs ? Ty::kS32 : Ty::kU32;
+      auto elem = [](uint64_t v, int pos, int width, bool s) { uint64_t e = (v >> pos) & mask(width); return s ? sx(e, width) : static_cast<int64_t>(e); };
+      add("bits2", "dp4a." + tn(at) + "." + tn(bt), dt, {at, bt, dt}, [=](const uint64_t* x) {
+        int64_t acc = sx(x[2], 32);
+        for (int i = 0; i < 4; ++i) acc += elem(x[0], 8 * i, 8, as) * elem(x[1], 8 * i, 8, bs);
+        return exact(static_cast<uint64_t>(acc) & mask(32));
+      });
+      for (std::string m : {"lo", "hi"}) {
+        const int base = m == "hi" ? 2 : 0;
+        add("bits2", "dp2a." + m + "." + tn(at) + "." + tn(bt), dt, {at, bt, dt}, [=](const uint64_t* x) {
+          int64_t acc = sx(x[2], 32);
+          for (int i = 0; i < 2; ++i) acc += elem(x[0], 16 * i, 16, as) * elem(x[1], 8 * (base + i), 8, bs);
+          return exact(static_cast<uint64_t>(acc) & mask(32));
+        });
+      }
+    }
+  }
+  // sad: d = c + |a - b|.
+  for (Ty t : kInts) {
+    const int w = bits_of(t);
+    const bool sg = is_signed(t);
+    add("bits2", "sad." + tn(t), t, {t, t, t}, [=](const uint64_t* x) {
+      __int128 a = sg ? sx(x[0], w) : static_cast<__int128>(x[0] & mask(w));
+      __int128 b = sg ? sx(x[1], w) : static_cast<__int128>(x[1] & mask(w));
+      __int128 d = a > b ? a - b : b - a;
+      return exact(static_cast<uint64_t>(d + static_cast<__int128>(x[2] & mask(w))) & mask(w));
+    });
+  }
+  // prmt modes: byte i of d is byte idx(i, s) of {b, a} (a = bytes 0-3), s = c[1:0]
+  // (PTX ISA prmt table).
+  struct PrmtMode { const char* name; int (*idx)(int i, int s); };
+  static const PrmtMode kPrmtModes[] = {
+      {"f4e", [](int i, int s) { return (s + i) & 7; }},  {"b4e", [](int i, int s) { return (s - i) & 7; }},
+      {"rc8", [](int, int s) { return s; }},              {"ecl", [](int i, int s) { return std::max(i, s); }},
+      {"ecr", [](int i, int s) { return std::min(i, s); }}, {"rc16", [](int i, int s) { return (i & 1) + 2 * (s & 1); }},
+  };
+  for (const PrmtMode& pm : kPrmtModes) {
+    auto idx = pm.idx;
+    add("bits2", std::string("prmt.b32.") + pm.name, Ty::kB32, {Ty::kB32, Ty::kB32, Ty::kB32}, [idx](const uint64_t* x) {
+      const uint64_t bytes = (x[0] & mask(32)) | ((x[1] & mask(32)) << 32);
+      const int s = static_cast<int>(x[2] & 3);
+      uint64_t r = 0;
+      for (int i = 0; i < 4; ++i) r |= ((bytes >> (8 * idx(i, s))) & 0xff) << (8 * i);
+      return exact(r);
+    });
+  }
+  // slct: d = c >= 0 ? a : b (c .s32, or .f32 with -0 >= 0; .ftz flushes c; NaN c is
+  // left unspecified here).
+  for (Ty t : {Ty::kB16, Ty::kU16, Ty::kS16, Ty::kB32, Ty::kU32, Ty::kS32, Ty::kF32, Ty::kB64, Ty::kU64, Ty::kS64, Ty::kF64}) {
+    add("selp", "slct." + tn(t) + ".s32", t, {t, t, Ty::kS32}, [](const uint64_t* x) { return exact(sx(x[2], 32) >= 0 ? x[0] : x[1]); });
+    for (bool fz : {false, true}) {
+      if (fz && t != Ty::kF32 && t != Ty::kB32) continue;
+      add("selp", std::string("slct") + (fz ? ".ftz." : ".") + tn(t) + ".f32", t, {t, t, Ty::kF32}, [fz](const uint64_t* x) {
+        float c = F(x[2]);
+        if (fz) c = ftz(c);
+        if (std::isnan(c)) return any();
+        return exact(c >= 0 ? x[0] : x[1]);
+      });
+    }
+  }
+
+  // set: 1.0f (.f32) or 0xffffffff (.u32/.s32) when the comparison holds, else 0.
+  struct SetForm { const char* cmp; Ty d, s; bool ftz; };
+  for (SetForm sf : {SetForm{"eq", Ty::kU32, Ty::kS32, false}, {"lt", Ty::kF32, Ty::kF32, false}, {"gtu", Ty::kU32, Ty::kF32, false},
+                     {"ne", Ty::kS32, Ty::kF64, false}, {"lt", Ty::kF32, Ty::kF32, true}, {"ge", Ty::kU32, Ty::kU64, false},
+                     {"hi", Ty::kS32, Ty::kU32, false}, {"nan", Ty::kF32, Ty::kF64, false}, {"le", Ty::kU32, Ty::kS16, false}}) {
+    const Ty st = sf.s, dt = sf.d;
+    const std::string c = sf.cmp;
+    const bool fz = sf.ftz;
+    add("setp", "set." + c + (fz ? ".ftz." : ".") + tn(dt) + "." + tn(st), dt, {st, st}, [=](const uint64_t* a) {
+      bool r;
+      if (st == Ty::kF32 || st == Ty::kF64) {
+        double x = st == Ty::kF32 ? (fz ? ftz(F(a[0])) : F(a[0])) : D(a[0]);
+        double y = st == Ty::kF32 ? (fz ? ftz(F(a[1])) : F(a[1])) : D(a[1]);
+        bool un = std::isnan(x) || std::isnan(y);
+        if (c == "nan") r = un;
+        else if (c == "gtu") r = un || x > y;
+        else if (un) r = false;
+        else r = c == "eq" ? x == y : c == "ne" ? x != y : c == "lt" ? x < y : c == "le" ? x <= y : c == "gt" ? x > y : x >= y;
+      } else {
+        int w = bits_of(st);
+        bool sg = is_signed(st);
+        __int128 x = sg ? sx(a[0], w) : static_cast<__int128>(a[0] & mask(w)), y = sg ? sx(a[1], w) : static_cast<__int128>(a[1] & mask(w));
+        r = c == "eq" ? x == y : c == "ne" ? x != y : c == "lt" ? x < y : c == "le" ? x <= y : (c == "gt" || c == "hi") ? x > y : x >= y;
+      }
+      return exact(r ? (dt == Ty::kF32 ? 0x3f800000u : 0xffffffffu) : 0);
+    });
+  }
+  // mad.hi.sat.s32: the high half of the product plus c, clamped.
+  add("mad", "mad.hi.sat.s32", Ty::kS32, {Ty::kS32, Ty::kS32, Ty::kS32}, [](const uint64_t* a) {
+    int64_t hi = (sx(a[0], 32) * sx(a[1], 32)) >> 32;
+    int64_t r = std::min<int64_t>(std::max<int64_t>(hi + sx(a[2], 32), INT32_MIN), INT32_MAX);
+    return exact(static_cast<uint64_t>(r) & mask(32));
+  });
+  // mul24/mad24: the 48-bit product of the low 24 bits (sign-extended for .s32); .lo
+  // gives bits 0-31, .hi bits 16-47.
+  for (Ty t : {Ty::kU32, Ty::kS32}) {
+    const bool sg = t == Ty::kS32;
+    for (bool hi : {false, true})
+      for (bool mad : {false, true}) {
+        std::vector<Ty> srcs = {t, t};
+        if (mad) srcs.push_back(t);
+        add("mul", std::string(mad ? "mad24" : "mul24") + (hi ? ".hi." : ".lo.") + tn(t), t, srcs, [=](const uint64_t* a) {
+          int64_t x = static_cast<int64_t>(a[0] & mask(24)), y = static_cast<int64_t>(a[1] & mask(24));
+          if (sg) x = sx(x, 24), y = sx(y, 24);
+          uint64_t p = static_cast<uint64_t>(x * y);
+          uint64_t r = hi ? (p >> 16) : p;
+          if (mad) r += a[2];
+          return exact(r & mask(32));
+        });
+      }
+  }
+  // integer -> f32 with .sat (clamped to [0, 1]).
+  for (Ty s : {Ty::kS32, Ty::kU32}) {
+    const bool sg = s == Ty::kS32;
+    add("cvt", "cvt.rn.sat.f32." + tn(s), Ty::kF32, {s}, [sg](const uint64_t* a) {
+      int64_t v = sg ? sx(a[0], 32) : static_cast<int64_t>(a[0] & mask(32));
+      return fl32(v <= 0 ? 0.0f : 1.0f);
+    });
+  }
+
+  add_half_forms(v);
   return v;
 }
 

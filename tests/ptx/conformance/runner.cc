@@ -19,6 +19,7 @@
 #include "exec_harness.h"
 #include "forms.h"
 #include "kernel_cases.h"
+#include "ref_float.h"
 
 namespace strata::ptx_conformance {
 namespace {
@@ -35,10 +36,34 @@ struct Result { std::string status, family, detail; };
 
 // ---- inputs ---------------------------------------------------------------------------
 
+// Small-float edge cases: zeros, +-1, infinities, NaNs, the smallest subnormal, the
+// largest subnormal, the smallest normal, the largest finite, and a few ordinary values.
+const std::vector<uint64_t> kF16Edges = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x0001, 0x83ff,
+                                         0x0400, 0x7bff, 0xfbff, 0x3800, 0x3e00, 0x4100, 0xc100, 0x3555, 0x3bff, 0x5640,
+                                         0x0200, 0x7800, 0x1400, 0x3c01};
+const std::vector<uint64_t> kBF16Edges = {0x0000, 0x8000, 0x3f80, 0xbf80, 0x7f80, 0xff80, 0x7fc0, 0xffc1, 0x0001, 0x807f,
+                                          0x0080, 0x7f7f, 0xff7f, 0x3f00, 0x3fc0, 0x4020, 0xc020, 0x3eab, 0x3f7f, 0x42c8,
+                                          0x0040, 0x4f00, 0x3f81};
+const std::vector<uint64_t> kFp8Edges = {0x00, 0x80, 0x38, 0xb8, 0x7f, 0xff, 0x7e, 0xfe, 0x7c, 0xfc, 0x7b, 0x01, 0x07,
+                                         0x08, 0x04, 0x40, 0x3c};
+// Two elements per value: every edge in each half, paired with others.
+std::vector<uint64_t> pairs(const std::vector<uint64_t>& e, int bits) {
+  std::vector<uint64_t> v;
+  for (size_t i = 0; i < e.size(); ++i) v.push_back(e[i] | (e[(i * 7 + 3) % e.size()] << bits));
+  for (size_t i = 0; i < e.size(); ++i) v.push_back(e[(i * 5 + 1) % e.size()] | (e[i] << bits));
+  return v;
+}
+
 std::vector<uint64_t> edges(Ty t, Dom d) {
   if (d == Dom::kShift) return {0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 255, 256, 0x80000000u, 0xffffffffu};
   switch (t) {
+    case Ty::kF16: return kF16Edges;
+    case Ty::kBF16: return kBF16Edges;
+    case Ty::kF16x2: return pairs(kF16Edges, 16);
+    case Ty::kBF16x2: return pairs(kBF16Edges, 16);
+    case Ty::kE4M3x2: case Ty::kE5M2x2: return pairs(kFp8Edges, 8);
     case Ty::kPred: return {0, 1};
+    case Ty::kU8: case Ty::kS8: return {0, 1, 2, 0x7f, 0x80, 0x81, 0xfe, 0xff, 0x12};
     case Ty::kB16: case Ty::kU16: case Ty::kS16:
       return {0, 1, 2, 0xffff, 0x7fff, 0x8000, 0x8001, 15, 16, 17, 0xfffe, 0x1234};
     case Ty::kB32: case Ty::kU32: case Ty::kS32:
@@ -55,6 +80,12 @@ std::vector<uint64_t> edges(Ty t, Dom d) {
                                  0x007fffff /*largest subnormal*/, 0x00000003};
       if (d == Dom::kTrig) v = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001,
                                 0x40490fdb, 0xc0490fdb, 0x3fc90fdb, 0x3a83126f, 0x3f800000, 0x41200000};
+      if (d == Dom::kNarrow)  // f16/bf16/fp8 limits and the ties around them
+        v.insert(v.end(), {0x477fe000 /*f16 max*/, 0x477ff000 /*f16 max + half ulp*/, 0x477fefff, 0xc77ff000,
+                           0x33800000 /*2^-24*/, 0x33000000 /*2^-25: f16 tie to 0*/, 0x33000001, 0x387fc000 /*f16 max subnormal*/,
+                           0x3f801000 /*f16 tie, even*/, 0x3f803000 /*f16 tie, odd*/, 0x3f808000 /*bf16 tie*/, 0x3f818000,
+                           0x43e00000 /*448*/, 0x43f00000 /*480: e4m3 tie to max*/, 0x47600000 /*57344*/, 0x47700000,
+                           0x3a800000 /*2^-10*/, 0x3b100000, 0x37800000 /*2^-16*/, 0x7f7ff000, 0x7f7fefff});
       return v;
     }
     case Ty::kF64:
@@ -68,14 +99,45 @@ std::vector<uint64_t> edges(Ty t, Dom d) {
   return {0};
 }
 
+// A random small float: any bit pattern, or mostly ordinary values (exponent field in the
+// middle of the range) with some subnormals.
+uint64_t random_small(int exp_bits, int mant_bits, std::mt19937_64& rng) {
+  uint64_t r = rng();
+  const int bits = 1 + exp_bits + mant_bits;
+  if (r % 4 == 0) return (r >> 8) & ((1ull << bits) - 1);
+  const uint64_t emax = (1ull << exp_bits) - 1;
+  uint64_t e = r % 8 == 1 ? 0 : 1 + (r >> 3) % (emax - 1);
+  if (exp_bits == 8 && e != 0) e = 127 - 20 + (r >> 3) % 41;  // bf16: within 2^+-20
+  const uint64_t m = (r >> 16) & ((1ull << mant_bits) - 1), s = (r >> 40) & 1;
+  return (s << (bits - 1)) | (e << mant_bits) | m;
+}
+
 uint64_t random_value(Ty t, Dom d, std::mt19937_64& rng) {
   uint64_t r = rng();
   if (d == Dom::kShift) return r % 71;
   std::uniform_real_distribution<double> u(1.0, 2.0);
   switch (t) {
+    case Ty::kF16: return random_small(5, 10, rng);
+    case Ty::kBF16: return random_small(8, 7, rng);
+    case Ty::kF16x2: return random_small(5, 10, rng) | (random_small(5, 10, rng) << 16);
+    case Ty::kBF16x2: return random_small(8, 7, rng) | (random_small(8, 7, rng) << 16);
+    case Ty::kE4M3x2: return random_small(4, 3, rng) | (random_small(4, 3, rng) << 8);
+    case Ty::kE5M2x2: return random_small(5, 2, rng) | (random_small(5, 2, rng) << 8);
     case Ty::kPred: return r & 1;
     case Ty::kF32: {
       if (d == Dom::kTrig) { float f = static_cast<float>((u(rng) - 1.5) * 2 * 3.14159265); uint32_t b; std::memcpy(&b, &f, 4); return b; }
+      if (d == Dom::kNarrow && r % 4 != 0) {
+        // Exponents around the 16- and 8-bit formats' ranges; often exactly half-way
+        // between two f16, bf16, tf32 or fp8 values (low bits 1000...).
+        uint32_t b = static_cast<uint32_t>((r >> 40) & 1) << 31 | static_cast<uint32_t>(127 - 28 + (r >> 8) % 47) << 23 |
+                     static_cast<uint32_t>(rng() & 0x7fffff);
+        static const uint32_t kTieBits[] = {12, 15, 19, 20, 13};  // f16, bf16, e4m3, e5m2, tf32 half-ulp positions
+        if ((r >> 16) % 3 == 0) {
+          uint32_t k = kTieBits[(r >> 20) % 5];
+          b = (b & ~((2u << k) - 1)) | (1u << k);
+        }
+        return b;
+      }
       float f;
       switch (r % 4) {
         case 0: { uint32_t b = static_cast<uint32_t>(r >> 8); std::memcpy(&f, &b, 4); break; }
@@ -129,7 +191,7 @@ struct Regs {
       case Ty::kF32: return "%f" + std::to_string(++f);
       case Ty::kF64: return "%fd" + std::to_string(++fd);
       default:
-        if (bits_of(t) == 16) return "%rs" + std::to_string(++rs);
+        if (bits_of(t) <= 16) return "%rs" + std::to_string(++rs);
         if (bits_of(t) == 32) return "%r" + std::to_string(++r);
         return "%rd" + std::to_string(++rd);
     }
@@ -212,7 +274,44 @@ double value(uint64_t b, bool f32) {
   std::memcpy(&d, &b, 8); return d;
 }
 
+// One element of a small-float result, compared by (cmp, tol, ref) in format `fmt`.
+bool lane_matches(const ref::Format& fmt, Cmp cmp, double tol, double exact, uint32_t want, uint32_t got) {
+  const bool wn = ref::is_nan(fmt, want), gn = ref::is_nan(fmt, got);
+  auto ord = [&](uint32_t b) {
+    const uint32_t mag = b & (fmt.sign_bit() - 1);
+    return (b & fmt.sign_bit()) ? -static_cast<int64_t>(mag) : static_cast<int64_t>(mag);
+  };
+  switch (cmp) {
+    case Cmp::kAny: return true;
+    case Cmp::kExact: return got == want;
+    case Cmp::kFloat: return got == want || (wn && gn);
+    case Cmp::kUlp:
+      if (wn || gn) return wn && gn;
+      return std::fabs(static_cast<double>(ord(got) - ord(want))) <= tol;
+    case Cmp::kAbs: {
+      if (std::isnan(exact) || gn) return std::isnan(exact) && gn;
+      const double g = ref::value_of(fmt, got);
+      if (std::isinf(exact) || std::isinf(g)) return g == exact;
+      return std::fabs(g - exact) <= tol;
+    }
+  }
+  return false;
+}
+
 bool matches(const Form& f, const Expect& e, uint64_t got) {
+  if (const int lanes = lanes_of(f.dst)) {
+    const int lb = lane_bits(f.dst);
+    const ref::Format fmt = f.dst == Ty::kBF16 || f.dst == Ty::kBF16x2 ? ref::kBF16
+                            : f.dst == Ty::kE4M3x2                       ? ref::kE4M3
+                            : f.dst == Ty::kE5M2x2                       ? ref::kE5M2
+                                                                         : ref::kF16;
+    for (int k = 0; k < lanes; ++k) {
+      const uint32_t lm = (1u << lb) - 1;
+      const uint32_t w = static_cast<uint32_t>(e.bits >> (k * lb)) & lm, g = static_cast<uint32_t>(got >> (k * lb)) & lm;
+      if (!lane_matches(fmt, k ? e.cmp_hi : e.cmp, k ? e.tol_hi : e.tol, k ? e.ref_hi : e.ref, w, g)) return false;
+    }
+    return true;
+  }
   int w = f.dst == Ty::kPred ? 32 : bits_of(f.dst);
   uint64_t m = w >= 64 ? ~0ull : (1ull << w) - 1;
   got &= m;

@@ -1,6 +1,7 @@
-// Floating-point handlers (FADD .. FSETP) for F32, F64 and F16 (a half in the low 16
-// bits of a register). F32/F64 arithmetic runs in the host's IEEE units under the
-// instruction's rounding mode; F16 is computed in double and rounded once to half.
+// Floating-point handlers (FADD .. FSETP) for F32, F64, F16 and BF16 (a half in the low
+// 16 bits of a register). F32/F64 arithmetic runs in the host's IEEE units under the
+// instruction's rounding mode; F16/BF16 is computed in double and rounded once.
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -28,12 +29,42 @@ struct F64 {
   static Compute load(Storage s, bool) { return s; }
   static Storage finish(Compute v, isa::Round, bool, bool sat) { return sat ? saturate(v) : v; }
 };
-struct F16 {
+// The 16-bit formats compute in double and round once: add/sub/mul of two halves are
+// exact in double (and div/sqrt correctly rounded twice is still correct: 53 >= 2*11+2);
+// fma is rounded to odd in double (fma_round_odd), so that the second rounding is
+// correct even when the addend is far below the product. FTZ flushes subnormal inputs
+// and results to a zero of the same sign.
+template <int kMant, int kExp>
+struct Half {
   using Storage = uint16_t;
   using Compute = double;
-  static Compute load(Storage s, bool) { return f16_to_f32(s); }
-  static Storage finish(Compute v, isa::Round r, bool, bool sat) { return to_f16(sat ? saturate(v) : v, r); }
+  static constexpr uint16_t kExpMask = ((1u << kExp) - 1) << kMant;
+  static uint16_t flush(uint16_t s) { return (s & kExpMask) == 0 ? static_cast<uint16_t>(s & 0x8000u) : s; }
+  static Compute load(Storage s, bool ftz) {
+    if (ftz) s = flush(s);
+    return kMant == 10 ? f16_to_f32(s) : bf16_to_f32(s);
+  }
+  static Storage finish(Compute v, isa::Round r, bool ftz, bool sat) {
+    const uint16_t h = to_small_float<kMant, kExp>(sat ? saturate(v) : v, r);
+    return ftz ? flush(h) : h;
+  }
 };
+using F16 = Half<10, 5>;
+using BF16 = Half<7, 8>;
+
+struct FmaOp;
+
+// p * q + c rounded to odd in double (truncated, with the last bit set when inexact), for
+// halves: p * q is exact, so the error of the one addition (Knuth's TwoSum) says on
+// which side of the double result the exact value lies.
+double fma_round_odd(double p, double q, double c) {
+  const double prod = p * q, s = prod + c;
+  if (!std::isfinite(prod) || !std::isfinite(c) || !std::isfinite(s)) return s;
+  const double bb = s - prod, err = (prod - (s - bb)) + (c - bb);
+  if (err == 0) return s;
+  const double t = std::signbit(err) == std::signbit(s) ? s : std::nextafter(s, 0.0);
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(t) | 1);
+}
 
 // Binary/ternary arithmetic with the kFloat modifiers.
 template <typename Tr, typename Op>
@@ -47,7 +78,7 @@ void float_arith(ExecContext& c, const DecodedInst& in, uint32_t m, int arity) {
   const uint32_t* b = c.src_b(in);
   const uint32_t* x = c.row(in.c);
   S out[32];
-  if constexpr (!std::is_same_v<Tr, F16>) {
+  if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double>) {
     if (mod == 0) {  // fast path: round to nearest, no flags
       for (int l = 0; l < 32; ++l) {
         out[l] = Op::apply(lane_get<S>(a, l), lane_get<S>(b, l), arity == 3 ? lane_get<S>(x, l) : S(0));
@@ -57,14 +88,18 @@ void float_arith(ExecContext& c, const DecodedInst& in, uint32_t m, int arity) {
     }
   }
   {
-    // F16 computes exactly (or with innocuous double rounding) in double at RN, then
-    // rounds once; F32/F64 round in hardware under the requested mode.
-    ScopedRound scope(std::is_same_v<Tr, F16> ? isa::Round::RN : r);
+    // F16/BF16 compute in double at RN (exact, or rounded to odd for FFMA: see Half),
+    // then round once by the mode; F32/F64 round in hardware under the requested mode.
+    ScopedRound scope(std::is_same_v<S, uint16_t> ? isa::Round::RN : r);
     for (int l = 0; l < 32; ++l) {
       const C va = Tr::load(lane_get<S>(a, l), ftz);
       const C vb = Tr::load(lane_get<S>(b, l), ftz);
       const C vc = arity == 3 ? Tr::load(lane_get<S>(x, l), ftz) : C(0);
-      out[l] = Tr::finish(Op::apply(va, vb, vc), r, ftz, sat);
+      if constexpr (std::is_same_v<S, uint16_t> && std::is_same_v<Op, FmaOp>) {
+        out[l] = Tr::finish(fma_round_odd(va, vb, vc), r, ftz, sat);
+      } else {
+        out[l] = Tr::finish(Op::apply(va, vb, vc), r, ftz, sat);
+      }
     }
   }
   lanes_store<S>(c.row(in.d), out, m);
@@ -122,6 +157,7 @@ Handler select_farith(const isa::Inst& i) {
     case DataType::F32: return &h_farith<F32, Op, kArity>;
     case DataType::F64: return &h_farith<F64, Op, kArity>;
     case DataType::F16: return &h_farith<F16, Op, kArity>;
+    case DataType::BF16: return &h_farith<BF16, Op, kArity>;
     default: return nullptr;
   }
 }
@@ -139,7 +175,8 @@ Handler select_sign(const isa::Inst& i, bool neg) {
   switch (i.type) {
     case DataType::F32: return neg ? &h_fneg<uint32_t> : &h_fabs<uint32_t>;
     case DataType::F64: return neg ? &h_fneg<uint64_t> : &h_fabs<uint64_t>;
-    case DataType::F16: return neg ? &h_fneg<uint16_t> : &h_fabs<uint16_t>;
+    case DataType::F16:
+    case DataType::BF16: return neg ? &h_fneg<uint16_t> : &h_fabs<uint16_t>;
     default: return nullptr;
   }
 }
@@ -172,7 +209,7 @@ void h_mufu(ExecContext& c, const DecodedInst& in, uint32_t m) {
       if constexpr (kOp == isa::MufuOp::SQRT) return std::sqrt(a);
       return static_cast<float>(mufu(kOp, a));
     } else {
-      return to_f16(mufu(kOp, f16_to_f32(a)), isa::Round::RN);
+      return Tr::finish(mufu(kOp, Tr::load(a, false)), isa::Round::RN, false, false);
     }
   });
 }
@@ -238,6 +275,7 @@ Handler select_MUFU(const isa::Inst& i) {
     case DataType::F32: return select_mufu_op<F32>(op);
     case DataType::F64: return select_mufu_op<F64>(op);
     case DataType::F16: return select_mufu_op<F16>(op);
+    case DataType::BF16: return select_mufu_op<BF16>(op);
     default: return nullptr;
   }
 }
@@ -248,6 +286,7 @@ Handler select_FSETP(const isa::Inst& i) {
     case DataType::F32: return &h_fsetp<F32>;
     case DataType::F64: return &h_fsetp<F64>;
     case DataType::F16: return &h_fsetp<F16>;
+    case DataType::BF16: return &h_fsetp<BF16>;
     default: return nullptr;
   }
 }

@@ -19,6 +19,10 @@ void scan(const LinkedProgram& p, const std::string& self, const std::vector<ptx
       scan(p, self, (*b)->statements, g);
       continue;
     }
+    if (auto* d = std::get_if<ptx::VarDecl>(&s); d && d->space == "shared") {
+      if (p.vars.count(shared_var_key(self, d->name))) g->shared_vars[self].insert(shared_var_key(self, d->name));
+      continue;
+    }
     auto* in = std::get_if<ptx::Instruction>(&s);
     if (!in) continue;
     for (size_t k = 0; k < in->operands.size(); ++k) {
@@ -71,9 +75,11 @@ CallGraph build_call_graph(const LinkedProgram& program) {
   return g;
 }
 
-std::set<std::string> callee_shared_vars(const CallGraph& graph, const std::string& kernel) {
+std::set<std::string> callee_shared_vars(const CallGraph& graph, const std::string& kernel,
+                                         const std::set<std::string>& pointed) {
   std::set<std::string> seen, vars;
   std::vector<std::string> stack = {kernel};
+  bool all_pointed = false;
   auto push_all = [&](const auto& map, const std::string& f) {
     auto it = map.find(f);
     if (it != map.end()) stack.insert(stack.end(), it->second.begin(), it->second.end());
@@ -88,6 +94,10 @@ std::set<std::string> callee_shared_vars(const CallGraph& graph, const std::stri
     }
     push_all(graph.direct, f);
     push_all(graph.addresses, f);
+    if (!all_pointed && graph.indirect_callers.count(f)) {
+      all_pointed = true;
+      stack.insert(stack.end(), pointed.begin(), pointed.end());
+    }
   }
   return vars;
 }

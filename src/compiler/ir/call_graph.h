@@ -23,10 +23,13 @@ struct CallGraph {
 };
 
 // The module-scope .shared variables that code called from `kernel` may use: those named
-// by every function its body reaches through direct calls and taken addresses (the
-// kernel's own are not included). Sorted by name; used to give such variables one offset
-// in the kernel and in every function compiled for it (docs/abi.md).
-std::set<std::string> callee_shared_vars(const CallGraph& graph, const std::string& kernel);
+// by every function its body reaches through direct calls and taken addresses, and, once
+// anything reached makes an indirect call, through every function in `pointed` (any
+// function pointer may arrive through memory). The kernel's own are not included. Sorted
+// by name; used to give such variables one offset in the kernel and in every function
+// compiled for it (docs/abi.md).
+std::set<std::string> callee_shared_vars(const CallGraph& graph, const std::string& kernel,
+                                         const std::set<std::string>& pointed);
 
 // Scans every function body (entries too). Never fails: calls to unknown names are
 // left to lowering to report.

@@ -1,7 +1,9 @@
 // Linking several PTX modules: resolve functions and variables by name.
 #include <fmt/format.h>
 
+#include <bit>
 #include <cstring>
+#include <set>
 #include <map>
 
 #include "compiler/ir/lower.h"
@@ -35,10 +37,12 @@ StatusOr<InitReloc> address_reloc(const ptx::Module& m, const ptx::VarDecl& d,
 }
 
 // Writes the flattened initializer of `d` into `out` (little endian); address elements
-// become relocations in `relocs` (their bytes stay zero). An address fills a 64-bit
-// element, or eight consecutive byte elements 0xFF(sym), 0xFF00(sym), ... in order.
+// become relocations in `relocs` (their bytes stay zero), except function addresses,
+// whose pointer values (`fptrs`) are constants. An address fills a 64-bit element, or
+// eight consecutive byte elements 0xFF(sym), 0xFF00(sym), ... in order.
 Status write_init(const ptx::Module& m, const ptx::VarDecl& d, const std::map<std::string, ModuleVar>& vars,
-                  std::vector<uint8_t>* out, std::vector<InitReloc>* relocs) {
+                  const std::map<std::string, uint64_t>& fptrs, std::vector<uint8_t>* out,
+                  std::vector<InitReloc>* relocs) {
   int elem = ptx_type_bytes(d.type);
   uint64_t size = var_size(d);
   if (d.init.size() * static_cast<uint64_t>(elem) > size)
@@ -58,6 +62,11 @@ Status write_init(const ptx::Module& m, const ptx::VarDecl& d, const std::map<st
         std::memcpy(&b32, &fv, 4);
         bits = b32;
       }
+    } else if (auto* sym = std::get_if<ptx::SymbolOperand>(&d.init[i]);
+               sym && fptrs.count(sym->name) && sym->offset == 0) {
+      // A function pointer: a constant. Byte-mask elements take their byte of it.
+      uint64_t value = fptrs.at(sym->name);
+      bits = sym->mask == 0 ? value : (value & sym->mask) >> std::countr_zero(sym->mask);
     } else if (auto* sym = std::get_if<ptx::SymbolOperand>(&d.init[i])) {
       uint64_t at = i * static_cast<uint64_t>(elem);
       if (elem == 8 && sym->mask == 0) {
@@ -144,11 +153,40 @@ StatusOr<LinkedProgram> link_modules(const std::vector<const ptx::Module*>& modu
       p.vars[d.name] = v;
     }
   }
+  // .shared variables declared in .func bodies: static, one per CTA, listed like
+  // module-scope ones under shared_var_key (only the body's top level).
+  for (const auto& [fname, fn] : p.functions) {
+    if (!fn->has_body || fn->is_entry) continue;
+    for (const auto& s : fn->body.statements) {
+      auto* d = std::get_if<ptx::VarDecl>(&s);
+      if (!d || d->space != "shared") continue;
+      ModuleVar v;
+      v.decl = d;
+      v.module = p.function_module.at(fname);
+      v.space = "shared";
+      v.size = var_size(*d);
+      v.align = var_align(*d);
+      v.is_extern_shared = d->is_extern || (!d->dims.empty() && d->dims[0] == 0);
+      p.vars[shared_var_key(fname, d->name)] = v;
+    }
+  }
   for (auto& [name, v] : p.vars) {
     if (v.decl->is_extern && v.space != "shared")
       return error(Code::kInvalidPtx, fmt::format("{}: undefined variable '{}'",
                                                   loc_string(v.module, v.decl->loc), name));
   }
+  // Function pointers: the functions whose address code takes or initializers hold, in
+  // name order; pointer k (from 0) is (k + 1) * 16 (docs/abi.md).
+  p.calls = build_call_graph(p);
+  std::set<std::string> pointed(p.calls.address_taken.begin(), p.calls.address_taken.end());
+  for (const auto& [name, v] : p.vars)
+    for (const ptx::Operand& e : v.decl->init)
+      if (auto* sym = std::get_if<ptx::SymbolOperand>(&e)) {
+        auto fn = p.functions.find(sym->name);
+        if (fn != p.functions.end() && fn->second->has_body && !fn->second->is_entry) pointed.insert(sym->name);
+      }
+  uint64_t next = 0;
+  for (const std::string& name : pointed) p.function_pointers[name] = ++next * 16;
   // Const bank layout, in name order (deterministic).
   uint64_t off = 0;
   for (auto& [name, v] : p.vars) {
@@ -169,18 +207,17 @@ StatusOr<LinkedProgram> link_modules(const std::vector<const ptx::Module*>& modu
       if (mm->source_name == v.module) m = mm;
     std::vector<uint8_t> init;
     std::vector<InitReloc> relocs;  // applied by the loader (GlobalVar::init_relocs)
-    RETURN_IF_ERROR(write_init(*m, *v.decl, p.vars, &init, &relocs));
+    RETURN_IF_ERROR(write_init(*m, *v.decl, p.vars, p.function_pointers, &init, &relocs));
     std::copy(init.begin(), init.end(), p.const_init.begin() + static_cast<ptrdiff_t>(v.const_offset));
   }
   while (!p.const_init.empty() && p.const_init.back() == 0) p.const_init.pop_back();
-  p.calls = build_call_graph(p);
   return p;
 }
 
 Status global_init(const LinkedProgram& p, const ModuleVar& v, std::vector<uint8_t>* out,
                    std::vector<InitReloc>* relocs) {
   for (auto* m : p.modules)
-    if (m->source_name == v.module) return write_init(*m, *v.decl, p.vars, out, relocs);
+    if (m->source_name == v.module) return write_init(*m, *v.decl, p.vars, p.function_pointers, out, relocs);
   return ok_status();
 }
 

@@ -40,7 +40,16 @@ struct LinkedProgram {
   uint64_t const_bank_size = 0;
   std::vector<uint8_t> const_init;
   CallGraph calls;  // filled by link_modules
+  // Function pointers (docs/abi.md "Code addresses"): every .func whose address is taken
+  // in code or in an initializer, with its pointer value, the same in every kernel.
+  std::map<std::string, uint64_t> function_pointers;
 };
+
+// The name under which link_modules lists a .shared variable declared in the body of
+// .func `function` (nvcc "demotes" a device function's __shared__ variable there).
+inline std::string shared_var_key(const std::string& function, const std::string& var) {
+  return function + "::" + var;
+}
 
 // Resolves .extern/.weak/.visible functions and variables across modules and lays out
 // the const bank. Errors: undefined or duplicate symbols (kInvalidPtx).

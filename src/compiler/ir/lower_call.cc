@@ -164,8 +164,25 @@ Status Lowerer::lower_real_call(const ptx::Instruction& in, const ptx::Function*
     info_.callees.insert(callee->name);
   } else {
     ASSIGN_OR_RETURN(DataType rt, reg_type(std::get<ptx::RegOperand>(in.operands[1].value).name, in.loc));
-    ASSIGN_OR_RETURN(int target, read_value(in.operands[1], rt));
-    if (reg_class(f_.type_of(target)) == RegClass::k64) target = low32(target);
+    ASSIGN_OR_RETURN(int pointer, read_value(in.operands[1], rt));
+    // The pointer is a module-wide value (docs/abi.md): map it to the code of its function
+    // in this kernel, compiled beside it. Any other value calls an invalid address.
+    DataType pt = reg_class(f_.type_of(pointer)) == RegClass::k64 ? DataType::U64 : DataType::U32;
+    int target = constant(DataType::U32, 0xffffffffu);
+    for (const auto& [name, value] : prog_.function_pointers) {
+      info_.callees.insert(name);
+      info_.address_taken.insert(name);
+      int is = isa_op(Opcode::ISETP, pt, DataType::Pred,
+                      {Operand::val(pointer), Operand::immediate(value), Operand::immediate(1)},
+                      static_cast<uint8_t>(isa::CmpOp::EQ));
+      Inst code;
+      code.op = Op::kConst;
+      code.symbol = "@func:" + name;
+      code.defs = {f_.new_value(DataType::U32)};
+      int start = emit(std::move(code));
+      target = isa_op(Opcode::SEL, DataType::U32, DataType::U32,
+                      {Operand::val(start), Operand::val(target), Operand::val(is)});
+    }
     call.srcs = {Operand::val(target)};
     info_.indirect_calls = true;
   }
@@ -230,8 +247,6 @@ StatusOr<LoweredKernel> Lowerer::run_function(const ptx::Function& fn, const Ker
   exit.imm = 1;
   emit(exit);
   ssa_.finish();
-  if (shared_top_ != 0)
-    return unsupported(fn.loc, "a .shared variable declared inside '" + fn.name + "', which is called rather than inlined");
   if (!missing_shared_.empty())
     return error(Code::kUnknown, "internal compiler error: '" + fn.name + "' uses .shared '" + missing_shared_ +
                                      "', which the kernel's layout lacks");

@@ -213,6 +213,15 @@ Status Lowerer::declare(const ptx::VarDecl& d) {
   uint64_t size = var_size(d), align = var_align(d);
   if ((align & (align - 1)) != 0) return invalid(d.loc, "alignment of '" + d.name + "' is not a power of two");
   if (size > (uint64_t{1} << 32)) return invalid(d.loc, "variable '" + d.name + "' is too large");
+  if (d.space == "shared" && fr.fn != nullptr && !fr.fn->is_entry) {
+    // Declared in a .func (nvcc demotes a function's __shared__ there): one instance per
+    // CTA whether the function is inlined, called, or both — the variable link_modules
+    // hoisted as "function::name" (shared_var_key).
+    auto hoisted = prog_.vars.find(shared_var_key(fr.fn->name, d.name));
+    if (hoisted == prog_.vars.end()) return unsupported(d.loc, "a .shared variable in a nested block of a function");
+    fr.vars[d.name] = {"shared", shared_offset_of(hoisted->first)};
+    return ok_status();
+  }
   if (d.space == "shared") {
     if (d.is_extern || (!d.dims.empty() && d.dims[0] == 0)) {
       uses_dynamic_shared_ = true;
@@ -409,7 +418,9 @@ StatusOr<LoweredKernel> Lowerer::run(const ptx::Function& kernel) {
   frames_.push_back(top);
   // Variables that called functions use come first, so every function compiled for this
   // kernel sees them at the kernel's offsets (their layout travels in info_.shared_layout).
-  for (const std::string& v : callee_shared_vars(prog_.calls, kernel.name)) shared_offset_of(v);
+  std::set<std::string> pointed;
+  for (const auto& [name, value] : prog_.function_pointers) pointed.insert(name);
+  for (const std::string& v : callee_shared_vars(prog_.calls, kernel.name, pointed)) shared_offset_of(v);
   f_.name = kernel.name;
   info_.name = kernel.name;
   info_.module = top.module;

@@ -98,15 +98,11 @@ StatusOr<Operand> Lowerer::symbol_address(const ptx::SymbolOperand& s, DataType 
     }
     if (!fn->second->has_body || fn->second->is_entry || s.offset != 0)
       return unsupported(loc, "taking the address of '" + s.name + "' (only defined .func bodies have code addresses)");
-    // A function pointer is the function's code address: an instruction index in the
-    // kernel's code (docs/abi.md), known once the code is laid out.
+    // A function pointer is a module-wide constant (docs/abi.md "Code addresses"); an
+    // indirect call maps it to the function's code in the calling kernel.
     info_.callees.insert(s.name);
     info_.address_taken.insert(s.name);
-    Inst c;
-    c.op = Op::kConst;
-    c.symbol = "@func:" + s.name;
-    c.defs = {f_.new_value(t)};
-    return Operand::val(emit(std::move(c)));
+    return Operand::val(constant(t, prog_.function_pointers.at(s.name)));
   }
   return invalid(loc, "unknown symbol '" + s.name + "'");
 }

@@ -160,9 +160,8 @@ TEST(CompilerE2E, ErrorsCarryLineAndColumn) {
   EXPECT_NE(r.status().message().find("u.ptx:7:"), std::string::npos) << r.status().message();
   EXPECT_NE(r.status().message().find("fma.rn.oob.f16x2"), std::string::npos) << r.status().message();
 
-  // Recursion compiles to real calls (docs/abi.md), module-scope .shared variables
-  // included; a .shared variable declared inside a called function does not, and the
-  // error names the function's line.
+  // Recursion compiles to real calls (docs/abi.md), with module-scope .shared variables
+  // and .shared variables declared in the called function (as nvcc demotes them).
   std::string rec = std::string(kHeader) +
                     ".func f()\n{\ncall.uni f, ();\nret;\n}\n.visible .entry k()\n{\ncall.uni f, ();\nret;\n}\n";
   r = compile_ptx({{"rec.ptx", rec}}, {});
@@ -176,9 +175,7 @@ TEST(CompilerE2E, ErrorsCarryLineAndColumn) {
                              ".func f()\n{\n.reg .b32 %r<2>;\n.shared .b32 s;\nld.shared.u32 %r1, [s];\n"
                              "call.uni f, ();\nret;\n}\n.visible .entry k()\n{\ncall.uni f, ();\nret;\n}\n";
   r = compile_ptx({{"rec.ptx", inner_shared}}, {});
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), Code::kNotSupported) << r.status().to_string();
-  EXPECT_NE(r.status().message().find("rec.ptx:4:"), std::string::npos) << r.status().message();
+  EXPECT_TRUE(r.ok()) << r.status().to_string();
 }
 
 // printf is lowered by nvcc to a call of the external vprintf: not supported, and the

@@ -174,6 +174,20 @@ TEST_F(DriverE2e, MalformedPtxIsInvalidPtxAndLogged) {
   EXPECT_EQ(cuModuleUnload(module), CUDA_SUCCESS);
 }
 
+// Valid PTX with an instruction Strata does not implement (an sm_90 form) is
+// CUDA_ERROR_INVALID_PTX too, and the log names the instruction and its line.
+TEST_F(DriverE2e, UnsupportedPtxIsInvalidPtxNamingTheInstruction) {
+  std::string log;
+  EXPECT_EQ(load_capturing_log(".version 8.0\n.target sm_80\n.address_size 64\n"
+                               ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+                               "ld.param.u64 %rd1, [p];\n"
+                               "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd1], {%r1};\nret;\n}\n",
+                               &log),
+            CUDA_ERROR_INVALID_PTX);
+  EXPECT_NE(log.find("stmatrix"), std::string::npos) << log;
+  EXPECT_NE(log.find(":9:"), std::string::npos) << log;
+}
+
 TEST_F(DriverE2e, MalformedFatbinIsInvalidImageAndLogged) {
   // The entry claims a payload far beyond the image.
   std::vector<uint8_t> image = fatbin_with_entry(/*PTX*/ 1, 16, uint64_t{1} << 40);

@@ -158,6 +158,11 @@ StatusOr<std::vector<uint8_t>> jit_compile(const std::vector<compiler::PtxSource
     const Status& s = bytes.status();
     if (s.code() == Code::kInvalidPtx) {
       STRATA_LOG_ERROR("PTX JIT compilation failed: {}", s.message());
+    } else if (s.code() == Code::kNotSupported) {
+      // Valid PTX that Strata cannot compile (an instruction, type or modifier it lacks):
+      // CUDA_ERROR_INVALID_PTX, as NVIDIA's JIT reports PTX it cannot compile for a device.
+      STRATA_LOG_ERROR("PTX JIT compilation failed: unsupported by Strata: {}", s.message());
+      return error(Code::kInvalidPtx, s.message());
     } else {
       STRATA_LOG_ERROR("JIT compilation failed: {}", s.message());
     }

@@ -5,7 +5,8 @@
 //
 // Errors: kInvalidPtx (the compiler's "name:line:col: message"), kNoBinaryForGpu (no
 // usable PTX; the message says to rebuild with PTX), kInvalidImage (malformed
-// container), kNotSupported (valid PTX Strata cannot compile yet). Each error is also
+// container); valid PTX Strata cannot compile yet is kInvalidPtx too (the message names
+// the instruction and its line), as CUDA's JIT reports PTX it cannot compile. Each error is also
 // logged at error level, because the CUresult alone cannot say what went wrong.
 // Thread-safe.
 #pragma once

@@ -1,4 +1,4 @@
-// Entry points: device and pinned host memory.
+// Entry points: device memory, pinned host memory and registered host ranges.
 #include <map>
 #include <mutex>
 
@@ -44,6 +44,41 @@ Status host_alloc(const char* api, void** pp, size_t bytesize, unsigned int flag
   table.by_address[reinterpret_cast<uintptr_t>(ptr)] = {std::move(ctx), std::move(buffer), flags};
   *pp = ptr;
   return ok_status();
+}
+
+// Host ranges registered with cuMemHostRegister, by the pointer the user passed.
+struct HostRegistration {
+  std::shared_ptr<Context> context;
+  std::shared_ptr<hal::Buffer> buffer;
+  uint64_t size = 0;
+};
+
+struct HostRegistrations {
+  std::mutex mutex;
+  std::map<uintptr_t, HostRegistration> by_address;
+};
+
+HostRegistrations& host_registrations() {
+  static auto* table = new HostRegistrations();
+  return *table;
+}
+
+// True if [addr, addr + size) overlaps a live pinned allocation or registration.
+bool overlaps_pinned(uintptr_t addr, uint64_t size) {
+  auto overlaps = [&](const auto& map, auto size_of) {
+    auto it = map.lower_bound(addr + size);
+    if (it == map.begin()) return false;
+    --it;
+    return it->first + size_of(it->second) > addr;
+  };
+  {
+    HostRegistrations& regs = host_registrations();
+    std::lock_guard<std::mutex> lock(regs.mutex);
+    if (overlaps(regs.by_address, [](const HostRegistration& r) { return r.size; })) return true;
+  }
+  HostAllocations& allocs = host_allocations();
+  std::lock_guard<std::mutex> lock(allocs.mutex);
+  return overlaps(allocs.by_address, [](const HostAllocation& a) { return a.buffer->size(); });
 }
 
 }  // namespace
@@ -144,5 +179,64 @@ CUresult CUDAAPI cuMemHostGetFlags(unsigned int* pFlags, void* p) {
     }
     *pFlags = it->second.flags | CU_MEMHOSTALLOC_DEVICEMAP;
     return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuMemHostRegister(void* p, size_t bytesize, unsigned int Flags) {
+  return api_call("cuMemHostRegister", [&]() -> Status {
+    constexpr unsigned int kKnown = CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP |
+                                    CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY;
+    if (p == nullptr || bytesize == 0 || (Flags & ~kKnown) != 0) {
+      return error(Code::kInvalidValue,
+                   fmt::format("cuMemHostRegister: invalid range {} +{} or flags {:#x}",
+                               fmt::ptr(p), bytesize, Flags));
+    }
+    // CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED is 0 and there is no I/O
+    // memory to map: both flags are CUDA_ERROR_NOT_SUPPORTED, as cuda.h specifies.
+    if ((Flags & (CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY)) != 0) {
+      return error(Code::kNotSupported, fmt::format("cuMemHostRegister: flags {:#x} (I/O or "
+                                                    "read-only memory) are not supported",
+                                                    Flags));
+    }
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    const auto addr = reinterpret_cast<uintptr_t>(p);
+    if (overlaps_pinned(addr, bytesize)) {
+      return error(
+          to_code(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED),
+          fmt::format("cuMemHostRegister: [{}, +{}) is already pinned", fmt::ptr(p), bytesize));
+    }
+    // Only the current context maps the range (Portable is accepted but not propagated).
+    ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer,
+                     ctx->hal().allocator().register_host(p, bytesize));
+    HostRegistrations& table = host_registrations();
+    std::lock_guard<std::mutex> lock(table.mutex);
+    auto [it, inserted] =
+        table.by_address.try_emplace(addr, HostRegistration{ctx, buffer, bytesize});
+    if (!inserted) {  // a racing registration of the same pointer won
+      return error(to_code(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED),
+                   fmt::format("cuMemHostRegister: {} is already registered", fmt::ptr(p)));
+    }
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuMemHostUnregister(void* p) {
+  return api_call("cuMemHostUnregister", [&]() -> Status {
+    if (p == nullptr) return null_arg("cuMemHostUnregister", "p");
+    HostRegistration dead;
+    {
+      HostRegistrations& table = host_registrations();
+      std::lock_guard<std::mutex> lock(table.mutex);
+      auto it = table.by_address.find(reinterpret_cast<uintptr_t>(p));
+      if (it == table.by_address.end()) {
+        return error(to_code(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED),
+                     fmt::format("cuMemHostUnregister: {} was not registered by "
+                                 "cuMemHostRegister",
+                                 fmt::ptr(p)));
+      }
+      dead = std::move(it->second);
+      table.by_address.erase(it);
+    }
+    return dead.context->synchronize();  // no queued work still uses the pages
   });
 }

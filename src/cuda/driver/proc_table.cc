@@ -1,5 +1,7 @@
 #include "cuda/driver/proc_table.h"
 
+#include <cudaProfiler.h>
+
 #include <cstring>
 
 namespace strata::cuda::driver {
@@ -48,6 +50,13 @@ const ProcEntry kProcs[] = {
     STRATA_PROC(cuModuleGetGlobal, 3020),
     STRATA_PROC(cuFuncGetAttribute, 2020),
     STRATA_PROC(cuFuncSetAttribute, 9000),
+    STRATA_PROC(cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050),
+    STRATA_PROC(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, 7000),
+    STRATA_PROC(cuOccupancyMaxPotentialBlockSize, 6050),
+    STRATA_PROC(cuOccupancyMaxPotentialBlockSizeWithFlags, 7000),
+    STRATA_PROC(cuProfilerStart, 4000),
+    STRATA_PROC(cuProfilerStop, 4000),
+    STRATA_PROC(cuMemAllocPitch, 3020),
     STRATA_PROC(cuLinkCreate, 6050),
     STRATA_PROC(cuLinkAddData, 6050),
     STRATA_PROC(cuLinkComplete, 5050),
@@ -61,6 +70,8 @@ const ProcEntry kProcs[] = {
     STRATA_PROC(cuMemFreeHost, 2000),
     STRATA_PROC(cuMemHostGetDevicePointer, 3020),
     STRATA_PROC(cuMemHostGetFlags, 2030),
+    STRATA_PROC(cuMemHostRegister, 6050),
+    STRATA_PROC(cuMemHostUnregister, 4000),
     STRATA_PROC(cuStreamCreate, 2000),
     STRATA_PROC(cuStreamCreateWithPriority, 5050),
     STRATA_PROC(cuStreamDestroy, 4000),

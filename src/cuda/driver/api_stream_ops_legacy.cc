@@ -6,3 +6,4 @@ constexpr bool kPerThreadDefault = false;
 }
 
 #include "cuda/driver/api_stream_ops.inc"
+#include "cuda/driver/api_stream_ops_2d.inc"

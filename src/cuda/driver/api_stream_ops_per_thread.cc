@@ -9,3 +9,4 @@ constexpr bool kPerThreadDefault = true;
 }
 
 #include "cuda/driver/api_stream_ops.inc"
+#include "cuda/driver/api_stream_ops_2d.inc"

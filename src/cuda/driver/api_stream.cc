@@ -27,6 +27,16 @@ CUresult CUDAAPI cuStreamCreateWithPriority(CUstream* phStream, unsigned int fla
   return cuStreamCreate(phStream, flags);
 }
 
+CUresult CUDAAPI cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  return api_call("cuCtxGetStreamPriorityRange", [&]() -> Status {
+    RETURN_IF_ERROR(checked_current_context().status());
+    // One priority level; either pointer may be NULL (that value is not returned).
+    if (leastPriority != nullptr) *leastPriority = 0;
+    if (greatestPriority != nullptr) *greatestPriority = 0;
+    return ok_status();
+  });
+}
+
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream) {
   return api_call("cuStreamDestroy", [&]() -> Status {
     std::shared_ptr<Stream> s = handles().streams.erase(hStream);

@@ -11,12 +11,15 @@
 #include "cuda/driver/context.h"
 #include "cuda/driver/cu_result.h"
 #include "cuda/driver/handles.h"
+#include "cuda/driver/host_worker.h"
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
 
 template <typename Body>
 CUresult api_call(const char* api, Body&& body) {
+  // CUDA API calls from inside a host function are not permitted (host_worker.h).
+  if (on_host_worker_thread()) return CUDA_ERROR_NOT_PERMITTED;
   try {
     return to_cu_result(api, body());
   } catch (const std::bad_alloc&) {

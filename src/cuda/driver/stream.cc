@@ -3,12 +3,15 @@
 #include "cuda/driver/context.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/handles.h"
+#include "cuda/driver/host_worker.h"
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
 
 StatusOr<std::shared_ptr<Stream>> Stream::create(Context* context, Kind kind, unsigned int flags) {
+  static std::atomic<unsigned long long> next_id{1};
   std::shared_ptr<Stream> stream(new Stream(context, kind, flags));
+  stream->id_ = next_id.fetch_add(1);
   if (kind != Kind::kLegacy) stream->owner_ = context->shared_from_this();
   auto queue = context->hal().create_queue();
   if (!queue.ok()) {
@@ -26,7 +29,10 @@ StatusOr<std::shared_ptr<Stream>> Stream::create(Context* context, Kind kind, un
   return stream;
 }
 
-Stream::~Stream() { context_->remove_stream(this); }
+Stream::~Stream() {
+  if (host_worker_) host_worker_->close();  // queued host functions still run
+  context_->remove_stream(this);
+}
 
 bool Stream::blocking() const {
   return kind_ != Kind::kLegacy && (flags_ & CU_STREAM_NON_BLOCKING) == 0;
@@ -84,6 +90,29 @@ Status Stream::query() {
   if (target == 0) return ok_status();
   ASSIGN_OR_RETURN(uint64_t done, timeline_->query());
   if (done < target) return error(Code::kNotReady, "stream has pending work");
+  return ok_status();
+}
+
+Status Stream::launch_host(std::function<void(const Status&)> fn) {
+  std::lock_guard<std::mutex> host_lock(host_mutex_);
+  if (!host_worker_) host_worker_ = HostWorker::start();
+  // A barrier gathers the preceding work (and the implicit legacy-stream waits); the
+  // worker waits for it, runs `fn`, then opens `gate`, which the work after it waits on.
+  RETURN_IF_ERROR(submit(nullptr));
+  uint64_t before = value_.load();
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::Semaphore> gate,
+                   context_->device().hal().create_semaphore(0));
+  hal::SemaphoreValue wait{gate, 1};
+  RETURN_IF_ERROR(submit(nullptr, std::span<const hal::SemaphoreValue>(&wait, 1)));
+  host_worker_->post([timeline = timeline_, before, gate, fn = std::move(fn)] {
+    Status status = timeline->wait(before);
+    fn(status);
+    if (status.ok()) {
+      (void)gate->signal(1);
+    } else {
+      gate->fail(status);
+    }
+  });
   return ok_status();
 }
 

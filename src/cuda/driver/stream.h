@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -24,6 +25,7 @@
 namespace strata::cuda::driver {
 
 class Context;
+class HostWorker;
 
 class Stream {
  public:
@@ -37,6 +39,8 @@ class Stream {
   Context& context() const { return *context_; }
   Kind kind() const { return kind_; }
   unsigned int flags() const { return flags_; }
+  // A process-unique id (cuStreamGetId), never reused.
+  unsigned long long id() const { return id_; }
   // Synchronises with the legacy stream (user and per-thread streams without
   // CU_STREAM_NON_BLOCKING).
   bool blocking() const;
@@ -56,6 +60,13 @@ class Stream {
   // OK when all work is done, kNotReady when some is pending, or the failure.
   Status query();
 
+  // Queues a host function: `fn` runs on the stream's HostWorker thread (host_worker.h)
+  // once all work queued before it (including implicit legacy-stream dependencies) has
+  // completed, and work queued after it waits until `fn` returns. `fn` receives OK, or
+  // the failure of the preceding work; after it returns with a failure the stream's
+  // later work fails with that Status too.
+  Status launch_host(std::function<void(const Status&)> fn);
+
  private:
   Stream(Context* context, Kind kind, unsigned int flags) : context_(context), kind_(kind), flags_(flags) {}
   void reap_locked(uint64_t completed);
@@ -69,6 +80,9 @@ class Stream {
   std::atomic<uint64_t> value_{0};
   std::mutex mutex_;  // orders submissions with timeline values
   std::deque<std::pair<uint64_t, std::shared_ptr<void>>> retained_;
+  unsigned long long id_ = 0;
+  std::mutex host_mutex_;  // orders launch_host calls with their worker jobs
+  std::shared_ptr<HostWorker> host_worker_;  // started by the first launch_host
 };
 
 // Resolves a CUstream argument: NULL means the legacy stream, or the per-thread stream

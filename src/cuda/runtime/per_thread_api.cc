@@ -12,6 +12,10 @@
 #define CUDA_API_PER_THREAD_DEFAULT_STREAM 1
 
 #include "cuda/runtime/api_common.h"
+
+#include <memory>
+
+#include "cuda/runtime/error_map.h"
 #include "cuda/runtime/launch.h"
 #include "cuda/runtime/memory_copy.h"
 #include "cuda/runtime/registry.h"
@@ -113,3 +117,5 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void
 }
 
 }  // extern "C"
+
+#include "cuda/runtime/stream_host_api.inc"

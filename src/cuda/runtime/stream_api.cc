@@ -1,6 +1,10 @@
 // Streams: cudaStream_t is the driver's CUstream.
 #include "cuda/runtime/api_common.h"
 
+#include <memory>
+
+#include "cuda/runtime/error_map.h"
+
 namespace rt = strata::cuda::runtime;
 
 extern "C" {
@@ -14,6 +18,14 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags,
+                                         int priority) {
+  if (stream == nullptr) return rt::record(cudaErrorInvalidValue);
+  if ((flags & ~cudaStreamNonBlocking) != 0) return rt::record(cudaErrorInvalidValue);
+  if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
+  return rt::record(cuStreamCreateWithPriority(stream, flags, priority));
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
@@ -36,9 +48,16 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return rt::record(result);
 }
 
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
+  return rt::record(cuCtxGetStreamPriorityRange(leastPriority, greatestPriority));
+}
+
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
   return rt::record(cuStreamWaitEvent(stream, event, flags));
 }
 
 }  // extern "C"
+
+#include "cuda/runtime/stream_host_api.inc"

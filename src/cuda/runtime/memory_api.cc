@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "cuda/runtime/api_common.h"
+#include "cuda/runtime/managed_memory.h"
 #include "cuda/runtime/memory_copy.h"
 
 namespace rt = strata::cuda::runtime;
@@ -27,6 +28,7 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
 cudaError_t cudaFree(void* devPtr) {
   if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
   if (devPtr == nullptr) return cudaSuccess;
+  if (cudaError_t error; rt::free_managed(devPtr, &error)) return error;
   CUresult result = cuMemFree(reinterpret_cast<CUdeviceptr>(devPtr));
   if (result == CUDA_ERROR_INVALID_VALUE) return rt::record(cudaErrorInvalidDevicePointer);
   return rt::record(result);
@@ -85,6 +87,7 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
 cudaError_t cudaFreeHost(void* ptr) {
   if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
   if (ptr == nullptr) return cudaSuccess;
+  if (rt::is_managed(ptr)) return rt::record(cudaErrorInvalidValue);  // cudaFree frees it
   return rt::record(cuMemFreeHost(ptr));  // not from cudaHostAlloc: cudaErrorInvalidValue
 }
 

@@ -65,6 +65,8 @@ const ProcEntry kProcs[] = {
     STRATA_PROC(cuMemFree, 3020),
     STRATA_PROC(cuMemGetInfo, 3020),
     STRATA_PROC(cuMemGetAddressRange, 3020),
+    STRATA_PROC(cuPointerGetAttribute, 4000),
+    STRATA_PROC(cuPointerGetAttributes, 7000),
     STRATA_PROC(cuDeviceGetDefaultMemPool, 11020),
     STRATA_PROC(cuDeviceGetMemPool, 11020),
     STRATA_PROC(cuDeviceSetMemPool, 11020),

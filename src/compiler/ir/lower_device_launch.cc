@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "compiler/ir/lower_emit.h"
 #include "compiler/ir/lowerer.h"
 #include "compiler/sxbin/sxbin.h"
 
@@ -49,44 +50,7 @@ Status set_result(Lowerer& l, const ptx::Instruction& in, int value) {
   return l.write(ptx::OperandSlot{dst, false, in.loc}, value);
 }
 
-int queue_va(Lowerer& l) {
-  Inst i;
-  i.op = Op::kIsa;
-  i.isa_op = Opcode::LDC;
-  i.type = DataType::U64;
-  i.mod = static_cast<uint8_t>(sxbin::kDriverBank);
-  i.imm = sxbin::kDriverBankLaunchQueueVa;
-  i.srcs = {Operand::immediate(0)};
-  i.defs = {l.f_.new_value(DataType::U64)};
-  return l.emit(std::move(i));
-}
-
-int load(Lowerer& l, MemSpace space, DataType t, int base, uint64_t offset) {
-  Inst i;
-  i.op = Op::kIsa;
-  i.isa_op = Opcode::LD;
-  i.space = space;
-  i.sem = isa::MemSem::WEAK;
-  i.scope = isa::MemScope::CTA;
-  i.type = t;
-  i.imm = offset;
-  i.srcs = {Operand::val(base)};
-  i.defs = {l.f_.new_value(t)};
-  return l.emit(std::move(i));
-}
-
-void store(Lowerer& l, DataType t, int base, uint64_t offset, Operand value) {
-  Inst i;
-  i.op = Op::kIsa;
-  i.isa_op = Opcode::ST;
-  i.space = MemSpace::GLOBAL;
-  i.sem = isa::MemSem::WEAK;
-  i.scope = isa::MemScope::CTA;
-  i.type = t;
-  i.imm = offset;
-  i.srcs = {Operand::val(base), value};
-  l.emit(std::move(i));
-}
+int queue_va(Lowerer& l) { return emit::driver_bank_u64(l, sxbin::kDriverBankLaunchQueueVa); }
 
 int atomic_add(Lowerer& l, DataType t, int base, uint64_t offset, Operand value) {
   Inst i;
@@ -148,7 +112,7 @@ int reserve_record(Lowerer& l, int param_bytes, int* record_bytes) {
   int at = atomic_add(l, DataType::U64, queue, sxbin::kQueueTop, Operand::val(size64));
   int end = l.isa_op(Opcode::IADD, DataType::U64, DataType::U64,
                      {Operand::val(at), Operand::val(size64)});
-  int capacity = load(l, MemSpace::GLOBAL, DataType::U64, queue, sxbin::kQueueCapacity);
+  int capacity = emit::load(l, MemSpace::GLOBAL, DataType::U64, queue, sxbin::kQueueCapacity);
   int fits = compare(l, DataType::U64, isa::CmpOp::LE, Operand::val(end), Operand::val(capacity));
   int full = compare(l, DataType::U64, isa::CmpOp::GT, Operand::val(end), Operand::val(capacity));
   int at_queue =
@@ -166,8 +130,8 @@ int reserve_record(Lowerer& l, int param_bytes, int* record_bytes) {
   int filler = begin_if(l, straddles);
   int rest = l.isa_op(Opcode::ISUB, DataType::U64, DataType::U64,
                       {Operand::val(capacity), Operand::val(at)});
-  store(l, DataType::U32, record, sxbin::kRecordBytes, Operand::val(l.low32(rest)));
-  store(l, DataType::U32, record, sxbin::kRecordState, Operand::immediate(0));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordBytes, Operand::val(l.low32(rest)));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordState, Operand::immediate(0));
   end_if(l, filler);
   end_if(l, overflow);
   return select(l, DataType::U64, Operand::val(record), Operand::immediate(0), fits);
@@ -176,15 +140,15 @@ int reserve_record(Lowerer& l, int param_bytes, int* record_bytes) {
 // Writes the launch configuration into `record` (guarded by the caller).
 Status write_config(Lowerer& l, const ptx::Instruction& in, int record, int func, size_t grid_arg,
                     size_t block_arg, size_t shared_arg) {
-  store(l, DataType::U64, record, sxbin::kRecordDescriptor, Operand::val(func));
+  emit::store(l, MemSpace::GLOBAL, DataType::U64, record, sxbin::kRecordDescriptor, Operand::val(func));
   for (uint32_t k = 0; k < 3; ++k) {
     ASSIGN_OR_RETURN(int g, argument(l, in, grid_arg, 4 * k, DataType::U32));
-    store(l, DataType::U32, record, sxbin::kRecordGrid + 4 * k, Operand::val(g));
+    emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordGrid + 4 * k, Operand::val(g));
     ASSIGN_OR_RETURN(int b, argument(l, in, block_arg, 4 * k, DataType::U32));
-    store(l, DataType::U32, record, sxbin::kRecordBlock + 4 * k, Operand::val(b));
+    emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordBlock + 4 * k, Operand::val(b));
   }
   ASSIGN_OR_RETURN(int shared, argument(l, in, shared_arg, 0, DataType::U32));
-  store(l, DataType::U32, record, sxbin::kRecordDynamicShared, Operand::val(shared));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordDynamicShared, Operand::val(shared));
   return ok_status();
 }
 
@@ -208,7 +172,7 @@ int publish(Lowerer& l, int buffer, int stream) {
   int error = l.constant(DataType::U32, kCudaSuccess);
   int dims[6];
   for (int k = 0; k < 6; ++k) {
-    dims[k] = load(l, MemSpace::GLOBAL, DataType::U32, record, kBounds[k].offset);
+    dims[k] = emit::load(l, MemSpace::GLOBAL, DataType::U32, record, kBounds[k].offset);
     int minus_one = l.isa_op(Opcode::ISUB, DataType::U32, DataType::U32,
                              {Operand::val(dims[k]), Operand::immediate(1)});
     int in_range = compare(l, DataType::U32, isa::CmpOp::LT, Operand::val(minus_one),
@@ -225,7 +189,7 @@ int publish(Lowerer& l, int buffer, int stream) {
   error = select(l, DataType::U32, Operand::val(error),
                  Operand::immediate(kCudaErrorInvalidConfiguration), few_enough);
   // A child of this grid runs at depth + 1.
-  int depth = load(l, MemSpace::GLOBAL, DataType::U32, queue, sxbin::kQueueDepth);
+  int depth = emit::load(l, MemSpace::GLOBAL, DataType::U32, queue, sxbin::kQueueDepth);
   int shallow = compare(l, DataType::U32, isa::CmpOp::LT, Operand::val(depth),
                         Operand::immediate(sxbin::kMaxLaunchDepth));
   error = select(l, DataType::U32, Operand::val(error),
@@ -237,8 +201,8 @@ int publish(Lowerer& l, int buffer, int stream) {
   int checked = begin_if(l, valid);
   // The pending-launch limit: this launch is number `sequence` of the running grid.
   int sequence = atomic_add(l, DataType::U32, queue, sxbin::kQueueSequence, Operand::immediate(1));
-  int base = load(l, MemSpace::GLOBAL, DataType::U32, queue, sxbin::kQueuePendingBase);
-  int limit = load(l, MemSpace::GLOBAL, DataType::U32, queue, sxbin::kQueuePendingLimit);
+  int base = emit::load(l, MemSpace::GLOBAL, DataType::U32, queue, sxbin::kQueuePendingBase);
+  int limit = emit::load(l, MemSpace::GLOBAL, DataType::U32, queue, sxbin::kQueuePendingLimit);
   int pending = l.isa_op(Opcode::IADD, DataType::U32, DataType::U32,
                          {Operand::val(sequence), Operand::val(base)});
   int under_limit =
@@ -255,10 +219,10 @@ int publish(Lowerer& l, int buffer, int stream) {
   int cta = l.isa_op(Opcode::IMAD, DataType::U32, DataType::U32,
                      {Operand::val(l.special(isa::SpecialReg::NCTAID_X)), Operand::val(yz),
                       Operand::val(l.special(isa::SpecialReg::CTAID_X))});
-  store(l, DataType::U64, record, sxbin::kRecordStream, Operand::val(stream));
-  store(l, DataType::U32, record, sxbin::kRecordSequence, Operand::val(sequence));
-  store(l, DataType::U32, record, sxbin::kRecordCta, Operand::val(cta));
-  store(l, DataType::U32, record, sxbin::kRecordState, Operand::immediate(1));
+  emit::store(l, MemSpace::GLOBAL, DataType::U64, record, sxbin::kRecordStream, Operand::val(stream));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordSequence, Operand::val(sequence));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordCta, Operand::val(cta));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordState, Operand::immediate(1));
   end_if(l, published);
   end_if(l, checked);
 
@@ -297,16 +261,16 @@ int copy_record(Lowerer& l, uint32_t kind, int dst, int src, int bytes, int stre
       compare(l, DataType::U64, isa::CmpOp::NE, Operand::val(record), Operand::immediate(0));
   int join = begin_if(l, reserved);
   for (uint32_t k = 0; k < 3; ++k) {
-    store(l, DataType::U32, record, sxbin::kRecordGrid + 4 * k, Operand::immediate(1));
-    store(l, DataType::U32, record, sxbin::kRecordBlock + 4 * k, Operand::immediate(1));
+    emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordGrid + 4 * k, Operand::immediate(1));
+    emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordBlock + 4 * k, Operand::immediate(1));
   }
-  store(l, DataType::U32, record, sxbin::kRecordDynamicShared, Operand::immediate(0));
-  store(l, DataType::U32, record, sxbin::kRecordBytes, Operand::val(record_bytes));
-  store(l, DataType::U32, record, sxbin::kRecordState, Operand::immediate(0));
-  store(l, DataType::U32, record, sxbin::kRecordKind, Operand::immediate(kind));
-  store(l, DataType::U64, record, sxbin::kRecordHeaderBytes + 0, Operand::val(dst));
-  store(l, DataType::U64, record, sxbin::kRecordHeaderBytes + 8, Operand::val(src));
-  store(l, DataType::U64, record, sxbin::kRecordHeaderBytes + 16, Operand::val(bytes));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordDynamicShared, Operand::immediate(0));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordBytes, Operand::val(record_bytes));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordState, Operand::immediate(0));
+  emit::store(l, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordKind, Operand::immediate(kind));
+  emit::store(l, MemSpace::GLOBAL, DataType::U64, record, sxbin::kRecordHeaderBytes + 0, Operand::val(dst));
+  emit::store(l, MemSpace::GLOBAL, DataType::U64, record, sxbin::kRecordHeaderBytes + 8, Operand::val(src));
+  emit::store(l, MemSpace::GLOBAL, DataType::U64, record, sxbin::kRecordHeaderBytes + 16, Operand::val(bytes));
   int buffer = l.isa_op(Opcode::IADD, DataType::U64, DataType::U64,
                         {Operand::val(record), Operand::immediate(sxbin::kRecordHeaderBytes)});
   l.ssa_.write(result, l.cur_, publish(l, buffer, stream));
@@ -324,16 +288,16 @@ Status Lowerer::lower_device_launch_call(const ptx::Instruction& in, const std::
   if (name == "__cudaCDP2GetParameterBufferV2") {
     // (void* func, dim3 grid, dim3 block, unsigned shared) -> void*
     ASSIGN_OR_RETURN(int func, argument(*this, in, 0, 0, DataType::U64));
-    int param_bytes = load(*this, MemSpace::GLOBAL, DataType::U32, func, sxbin::kDescParamBytes);
+    int param_bytes = emit::load(*this, MemSpace::GLOBAL, DataType::U32, func, sxbin::kDescParamBytes);
     int record_bytes = 0;
     int record = reserve_record(*this, param_bytes, &record_bytes);
     int reserved =
         compare(*this, DataType::U64, isa::CmpOp::NE, Operand::val(record), Operand::immediate(0));
     int join = begin_if(*this, reserved);
     RETURN_IF_ERROR(write_config(*this, in, record, func, 1, 2, 3));
-    store(*this, DataType::U32, record, sxbin::kRecordBytes, Operand::val(record_bytes));
-    store(*this, DataType::U32, record, sxbin::kRecordState, Operand::immediate(0));
-    store(*this, DataType::U32, record, sxbin::kRecordKind, Operand::immediate(0));
+    emit::store(*this, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordBytes, Operand::val(record_bytes));
+    emit::store(*this, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordState, Operand::immediate(0));
+    emit::store(*this, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordKind, Operand::immediate(0));
     end_if(*this, join);
     int buffer = isa_op(Opcode::IADD, DataType::U64, DataType::U64,
                         {Operand::val(record), Operand::immediate(sxbin::kRecordHeaderBytes)});
@@ -349,9 +313,9 @@ Status Lowerer::lower_device_launch_call(const ptx::Instruction& in, const std::
     int reserved =
         compare(*this, DataType::U64, isa::CmpOp::NE, Operand::val(record), Operand::immediate(0));
     int join = begin_if(*this, reserved);
-    store(*this, DataType::U32, record, sxbin::kRecordBytes, Operand::val(record_bytes));
-    store(*this, DataType::U32, record, sxbin::kRecordState, Operand::immediate(0));
-    store(*this, DataType::U32, record, sxbin::kRecordKind, Operand::immediate(0));
+    emit::store(*this, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordBytes, Operand::val(record_bytes));
+    emit::store(*this, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordState, Operand::immediate(0));
+    emit::store(*this, MemSpace::GLOBAL, DataType::U32, record, sxbin::kRecordKind, Operand::immediate(0));
     end_if(*this, join);
     int buffer = isa_op(Opcode::IADD, DataType::U64, DataType::U64,
                         {Operand::val(record), Operand::immediate(sxbin::kRecordHeaderBytes)});

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "compiler/devrt/devrt.h"
+#include "compiler/ir/lower_emit.h"
 #include "compiler/ir/lowerer.h"
 #include "compiler/sxbin/printf_layout.h"
 #include "compiler/sxbin/sxbin.h"
@@ -27,45 +28,6 @@ StatusOr<int> call_argument(Lowerer& l, const ptx::Instruction& in, size_t k, Da
   if (auto* sym = std::get_if<ptx::SymbolOperand>(&a))
     return l.ssa_.read(l.var_key("param:" + sym->name + "@0"), l.cur_, t);
   return l.read_value(ptx::OperandSlot{a, false, in.loc}, t);
-}
-
-int driver_bank_u64(Lowerer& l, uint32_t offset) {
-  Inst i;
-  i.op = Op::kIsa;
-  i.isa_op = Opcode::LDC;
-  i.type = DataType::U64;
-  i.mod = static_cast<uint8_t>(sxbin::kDriverBank);
-  i.imm = offset;
-  i.srcs = {Operand::immediate(0)};
-  i.defs = {l.f_.new_value(DataType::U64)};
-  return l.emit(std::move(i));
-}
-
-void store(Lowerer& l, MemSpace space, DataType t, int base, uint64_t offset, Operand value) {
-  Inst i;
-  i.op = Op::kIsa;
-  i.isa_op = Opcode::ST;
-  i.space = space;
-  i.sem = isa::MemSem::WEAK;
-  i.scope = isa::MemScope::CTA;
-  i.type = t;
-  i.imm = offset;
-  i.srcs = {Operand::val(base), value};
-  l.emit(std::move(i));
-}
-
-int load_u32(Lowerer& l, MemSpace space, int base, uint64_t offset) {
-  Inst i;
-  i.op = Op::kIsa;
-  i.isa_op = Opcode::LD;
-  i.space = space;
-  i.sem = isa::MemSem::WEAK;
-  i.scope = isa::MemScope::CTA;
-  i.type = DataType::U32;
-  i.imm = offset;
-  i.srcs = {Operand::val(base)};
-  i.defs = {l.f_.new_value(DataType::U32)};
-  return l.emit(std::move(i));
 }
 
 int atomic(Lowerer& l, isa::AtomOp op, DataType t, int base, uint64_t offset, Operand value) {
@@ -191,8 +153,8 @@ Status Lowerer::lower_vprintf(const ptx::Instruction& in) {
   uint32_t arg_count = sxbin::printf_argument_count(*text);
   uint64_t record = sxbin::kPrintfRecordHeaderBytes + (arg_bytes + 7) / 8 * 8;
 
-  int fifo = driver_bank_u64(*this, sxbin::kDriverBankPrintfFifoVa);
-  int size = driver_bank_u64(*this, sxbin::kDriverBankPrintfFifoSize);
+  int fifo = emit::driver_bank_u64(*this, sxbin::kDriverBankPrintfFifoVa);
+  int size = emit::driver_bank_u64(*this, sxbin::kDriverBankPrintfFifoSize);
   int at = atomic(*this, isa::AtomOp::ADD, DataType::U64, fifo, 0, Operand::immediate(record));
   int end = isa_op(Opcode::IADD, DataType::U64, DataType::U64,
                    {Operand::val(at), Operand::immediate(sxbin::kPrintfFifoHeaderBytes + record)});
@@ -206,12 +168,12 @@ Status Lowerer::lower_vprintf(const ptx::Instruction& in) {
   int rec = isa_op(Opcode::IADD, DataType::U64, DataType::U64,
                    {Operand::val(fifo), Operand::val(at)});
   uint64_t h = sxbin::kPrintfFifoHeaderBytes;
-  store(*this, MemSpace::GLOBAL, DataType::U32, rec, h + 0, Operand::immediate(record));
-  store(*this, MemSpace::GLOBAL, DataType::U32, rec, h + 4, Operand::immediate(arg_bytes));
-  store(*this, MemSpace::GLOBAL, DataType::U64, rec, h + 8, Operand::val(format));
+  emit::store(*this, MemSpace::GLOBAL, DataType::U32, rec, h + 0, Operand::immediate(record));
+  emit::store(*this, MemSpace::GLOBAL, DataType::U32, rec, h + 4, Operand::immediate(arg_bytes));
+  emit::store(*this, MemSpace::GLOBAL, DataType::U64, rec, h + 8, Operand::val(format));
   for (uint64_t k = 0; k < arg_bytes; k += 4) {
-    int word = load_u32(*this, MemSpace::GENERIC, args, k);
-    store(*this, MemSpace::GLOBAL, DataType::U32, rec, h + sxbin::kPrintfRecordHeaderBytes + k,
+    int word = emit::load(*this, MemSpace::GENERIC, DataType::U32, args, k);
+    emit::store(*this, MemSpace::GLOBAL, DataType::U32, rec, h + sxbin::kPrintfRecordHeaderBytes + k,
           Operand::val(word));
   }
   branch(join);
@@ -241,7 +203,7 @@ Status Lowerer::lower_assertfail(const ptx::Instruction& in) {
   ASSIGN_OR_RETURN(int file, call_argument(*this, in, 1, DataType::U64));
   ASSIGN_OR_RETURN(int line, call_argument(*this, in, 2, DataType::U32));
   ASSIGN_OR_RETURN(int function, call_argument(*this, in, 3, DataType::U64));
-  int rec = driver_bank_u64(*this, sxbin::kDriverBankAssertRecordVa);
+  int rec = emit::driver_bank_u64(*this, sxbin::kDriverBankAssertRecordVa);
   int old = atomic(*this, isa::AtomOp::EXCH, DataType::U32, rec, sxbin::kAssertRecordState,
                    Operand::immediate(1));
   int first = isa_op(Opcode::ISETP, DataType::U32, DataType::Pred,
@@ -251,10 +213,10 @@ Status Lowerer::lower_assertfail(const ptx::Instruction& in) {
   cond_branch(first, /*negate=*/false, fill, join, /*uniform=*/false);
   ssa_.seal(fill);
   start_block(fill);
-  store(*this, MemSpace::GLOBAL, DataType::U32, rec, sxbin::kAssertRecordLine, Operand::val(line));
-  store(*this, MemSpace::GLOBAL, DataType::U64, rec, sxbin::kAssertRecordMessage, Operand::val(message));
-  store(*this, MemSpace::GLOBAL, DataType::U64, rec, sxbin::kAssertRecordFile, Operand::val(file));
-  store(*this, MemSpace::GLOBAL, DataType::U64, rec, sxbin::kAssertRecordFunction, Operand::val(function));
+  emit::store(*this, MemSpace::GLOBAL, DataType::U32, rec, sxbin::kAssertRecordLine, Operand::val(line));
+  emit::store(*this, MemSpace::GLOBAL, DataType::U64, rec, sxbin::kAssertRecordMessage, Operand::val(message));
+  emit::store(*this, MemSpace::GLOBAL, DataType::U64, rec, sxbin::kAssertRecordFile, Operand::val(file));
+  emit::store(*this, MemSpace::GLOBAL, DataType::U64, rec, sxbin::kAssertRecordFunction, Operand::val(function));
   atomic(*this, isa::AtomOp::EXCH, DataType::U32, rec, sxbin::kAssertRecordState, Operand::immediate(2));
   branch(join);
   ssa_.seal(join);
@@ -288,7 +250,7 @@ StatusOr<std::string> Lowerer::device_runtime_callee(const ptx::Instruction& in,
 // driver allocates the heap before launching it.
 Status Lowerer::lower_device_heap(const ptx::Instruction& in) {
   info_.uses_device_heap = true;
-  int heap = driver_bank_u64(*this, sxbin::kDriverBankDeviceHeapVa);
+  int heap = emit::driver_bank_u64(*this, sxbin::kDriverBankDeviceHeapVa);
   auto* rets = std::get_if<std::shared_ptr<ptx::VectorOperand>>(&in.operands[0].value);
   if (!rets || !*rets || (*rets)->elements.size() != 1)
     return invalid(in.loc, fmt::format("call to '{}' must take one result", devrt::kDeviceHeapIntrinsic));

@@ -40,7 +40,8 @@ inline int load(Lowerer& l, isa::MemSpace space, DataType t, int base, uint64_t 
 }
 
 // A weak store of `value` (type `t`) to [base + offset] in `space`.
-inline void store(Lowerer& l, isa::MemSpace space, DataType t, int base, uint64_t offset, Operand value) {
+inline void store(Lowerer& l, isa::MemSpace space, DataType t, int base, uint64_t offset,
+                  Operand value) {
   Inst i;
   i.op = Op::kIsa;
   i.isa_op = isa::Opcode::ST;

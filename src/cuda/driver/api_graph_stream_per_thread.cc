@@ -1,0 +1,11 @@
+// The stream-ordered graph entry points under their _ptsz names (NULL = the calling
+// thread's per-thread default stream), as cuda.h binds them when
+// CUDA_API_PER_THREAD_DEFAULT_STREAM is defined (nvcc --default-stream per-thread).
+#define CUDA_API_PER_THREAD_DEFAULT_STREAM 1
+#include <cuda.h>
+
+namespace {
+constexpr bool kPerThreadDefault = true;
+}
+
+#include "cuda/driver/api_graph_stream.inc"

@@ -108,12 +108,13 @@ def main(argv):
            "runner: each form compiled by `compile_ptx` and run on the SM core, either over",
            "edge-case and random inputs against an independent scalar reference (forms.cc) or",
            "in whole-kernel cases checked against host-computed results (kernel_*.cc: memory,",
-           "warp, control, tensor-core and asynchronous-copy forms)). Do not edit by hand;",
-           "the `ptx_coverage_doc_in_sync` test fails when this file is stale.", "",
+           "warp, control, tensor-core, asynchronous-copy, texture and surface forms)). Do not",
+           "edit by hand; the `ptx_coverage_doc_in_sync` test fails when this file is stale.", "",
            "*Weighted* counts each form once per program that uses it. *failing*: runs but gives",
            "a wrong result; *unsupported*: `compile_ptx` returns kNotSupported; *error*: other",
-           "compile or run failure; *not yet tested*: no conformance case yet (the texture and",
-           "surface forms, which come with the CUDA arrays of the runtime-breadth work).", "",
+           "compile or run failure; *not yet tested*: no conformance case yet. Texture and",
+           "surface cases (kernel_texture.cc) write their descriptors and texels into device",
+           "memory themselves, as hw/contract/texture.h lays them out.", "",
            "| status | forms | weighted |", "|---|---|---|"]
     for s in STATUS_ORDER:
         c = counts[s]

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -235,6 +236,11 @@ StatusOr<std::vector<uint8_t>> compile_ptx(const std::vector<PtxSource>& sources
     sxbin::GlobalVar g;
     g.name = name;
     g.space = v.space == "const" ? sxbin::VarSpace::kConst : sxbin::VarSpace::kGlobal;
+    const auto& attributes = v.decl->attributes;
+    if (g.space == sxbin::VarSpace::kGlobal &&
+        std::find(attributes.begin(), attributes.end(), "managed") != attributes.end()) {
+      g.space = sxbin::VarSpace::kManaged;  // .attribute(.managed): lives in managed memory
+    }
     g.size = v.size;
     g.align = v.align;
     g.const_offset = v.const_offset;

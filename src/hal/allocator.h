@@ -17,6 +17,7 @@
 
 #include "base/status.h"
 #include "hal/buffer.h"
+#include "hal/memory.h"
 
 namespace strata::hal {
 
@@ -35,8 +36,9 @@ class Allocator {
   StatusOr<std::shared_ptr<Buffer>> allocate_host(uint64_t size);
 
   // Maps existing host memory [ptr, ptr + size) at its host address. The pages holding
-  // it are mapped (ptr need not be page aligned). kInvalidValue if it overlaps a buffer
-  // of this allocator or ptr is null.
+  // it are mapped (ptr need not be page aligned; a page shared with another host buffer,
+  // as two small registrations share one, stays mapped while either lasts).
+  // kInvalidValue if the bytes overlap a buffer of this allocator or ptr is null.
   StatusOr<std::shared_ptr<Buffer>> register_host(void* ptr, uint64_t size);
 
   // The live buffer containing `va`; kNotFound if none.
@@ -49,6 +51,36 @@ class Allocator {
   // Device memory currently allocated by this allocator, in bytes.
   uint64_t device_bytes_in_use();
 
+  // ---- Explicit physical memory and mappings (CUDA VMM, peer access) ----
+  // Backends without them return kNotSupported.
+  //
+  // Device memory of this context's device with no VA (hal/memory.h). size > 0, a
+  // multiple of 4 KiB. kOutOfMemory when device memory is exhausted.
+  StatusOr<std::shared_ptr<Memory>> create_memory(uint64_t size);
+  // The memory behind the device buffer of this allocator that starts at `va`
+  // (allocate_device or map_memory of this device's memory), whole: offset 0 of the
+  // memory is the buffer's va. kNotFound if `va` starts no such buffer.
+  StatusOr<std::shared_ptr<Memory>> memory_of(uint64_t va);
+  // Reserves `size` bytes (a multiple of 4 KiB) of GPU VA from the process-wide range,
+  // aligned to `alignment` (0: 4 KiB, else a power of two), with nothing mapped; the
+  // range is the same for every context and device. free_va(va) returns it (its start).
+  // `hint`: 0, or the preferred start, taken when it is aligned and the range is free.
+  StatusOr<uint64_t> reserve_va(uint64_t size, uint64_t alignment, uint64_t hint = 0);
+  Status free_va(uint64_t va);
+  // Maps [va, va + size) of this address space onto [offset, offset + size) of
+  // `memory`, writable or read-only, and tracks it as a kDevice buffer (find, read and
+  // write see it); dropping the buffer unmaps it. `memory` may belong to another device
+  // of the same backend: then this device reaches it over the bus (peer access). va,
+  // offset and size are 4 KiB multiples, va inside a range from reserve_va or another
+  // buffer's range that this context does not map (a peer device's allocation).
+  // With `copy_only` the GPU's copy engine reaches the range but kernels fault on it
+  // (the driver's mappings for copies between devices without peer access).
+  // kInvalidValue if any page of the range is already mapped here or the range exceeds
+  // the memory; kInvalidDevice for memory of another backend.
+  StatusOr<std::shared_ptr<Buffer>> map_memory(std::shared_ptr<Memory> memory, uint64_t offset,
+                                               uint64_t va, uint64_t size, bool writable,
+                                               bool copy_only = false);
+
  protected:
   Allocator() = default;
   virtual StatusOr<std::shared_ptr<Buffer>> do_allocate_device(uint64_t size, uint64_t alignment) = 0;
@@ -58,6 +90,14 @@ class Allocator {
   virtual Status do_write(uint64_t dst_va, const void* src, uint64_t bytes) = 0;
   virtual Status do_read(uint64_t src_va, void* dst, uint64_t bytes) = 0;
   virtual uint64_t do_device_bytes_in_use() = 0;
+  virtual StatusOr<std::shared_ptr<Memory>> do_create_memory(uint64_t size);
+  virtual StatusOr<std::shared_ptr<Memory>> do_memory_of(uint64_t va);
+  virtual StatusOr<uint64_t> do_reserve_va(uint64_t size, uint64_t alignment, uint64_t hint);
+  virtual Status do_free_va(uint64_t va);
+  virtual StatusOr<std::shared_ptr<Buffer>> do_map_memory(std::shared_ptr<Memory> memory,
+                                                          uint64_t offset, uint64_t va,
+                                                          uint64_t size, bool writable,
+                                                          bool copy_only);
 };
 
 }  // namespace strata::hal

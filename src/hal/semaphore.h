@@ -4,7 +4,9 @@
 //
 // - The host signals (signal) and waits (wait) on it; queues signal and wait on it in
 //   submissions and command buffers (queue.h, command_buffer.h). A semaphore created on
-//   a Device may be used by every queue of every Context on that Device.
+//   a Device may be used by every queue of every Context on that Device, and waited on
+//   (not signalled) by queues of other Devices of the same backend (cross-device
+//   ordering, e.g. copies between devices).
 // - A semaphore can fail: a device fault in a context that has a signal of this
 //   semaphore pending fails it with the fault's Status (fault.h); fail() does so
 //   explicitly. A failed semaphore stays failed: query/wait/signal return that Status.

@@ -4,6 +4,7 @@
 
 #include "isa/operands.h"
 #include "isa/tensor.h"
+#include "isa/texture.h"
 
 namespace strata::isa {
 namespace {
@@ -75,6 +76,24 @@ Widths widths(const Inst& i) {
     case Opcode::MBARRIVE:
     case Opcode::MBDROP:
       return {2, is_wide_address(i) ? 2 : 1, 1, 1};
+    case Opcode::TEX: {  // isa/texture.h
+      const TexGeom g = tex_geom(i.mod);
+      const int c = tex_lod(i.mod) == TexLod::kLevel ? 1
+                    : tex_lod(i.mod) == TexLod::kGrad ? (tex_dims(g) == 1 ? 2 : 4)
+                                                       : 1;
+      return {4, 2, tex_coord_regs(g), c};
+    }
+    case Opcode::TLD4:
+      return {4, 2, tex_coord_regs(tex_geom(i.mod)), 1};
+    case Opcode::TXQ:
+      return {1, 2, 1, 1};
+    case Opcode::SULD:
+    case Opcode::SUST:
+    case Opcode::SURED: {
+      const int elem = type_bits(i.type) == 64 ? 2 : 1;
+      const int data = i.op == Opcode::SURED ? elem : std::min(4, elem * surf_vec(i.mod));
+      return {data, 2, surf_coord_regs(tex_geom(i.mod)), data};
+    }
     case Opcode::LD:
     case Opcode::ST:
     case Opcode::LDC:

@@ -144,6 +144,7 @@ Status KmdDevice::ioctl(IoctlCode code, void* request) {
     STRATA_KMD_CASE(kIoctlFenceWait, KmdFenceWait, fence_wait)
     STRATA_KMD_CASE(kIoctlWaitEvent, KmdWaitEvent, wait_event)
     STRATA_KMD_CASE(kIoctlNotify, KmdNotify, notify)
+    STRATA_KMD_CASE(kIoctlPeerMap, KmdPeerMap, peer_map)
 #undef STRATA_KMD_CASE
   }
   return error(Code::kInvalidValue,
@@ -215,11 +216,18 @@ Status KmdDevice::context_destroy(KmdContextDestroy* r) {
     if (!again.ok()) return ok_status();  // destroyed concurrently
     context = *again;
   }
+  std::vector<Mapping> peers;
   for (const auto& [va, mapping] : context->mappings) {
-    if (mapping.memory != 0) memories_[mapping.memory].map_count--;
+    if (mapping.peer_device >= 0) {
+      peers.push_back(mapping);
+    } else if (mapping.memory != 0) {
+      memories_[mapping.memory].map_count--;
+    }
   }
   contexts_.erase(r->context);  // frees the page tables
   STRATA_LOG_DEBUG("kmd: device {}: context {} destroyed", index_, r->context);
+  lock.unlock();
+  unpin_peers(peers);
   return ok_status();
 }
 
@@ -260,7 +268,7 @@ Status KmdDevice::mem_free(KmdMemFree* r) {
 }
 
 Status KmdDevice::va_alloc(KmdVaAlloc* r) {
-  ASSIGN_OR_RETURN(r->va, va_space_->allocate(r->size, r->alignment));
+  ASSIGN_OR_RETURN(r->va, va_space_->allocate(r->size, r->alignment, r->hint));
   return ok_status();
 }
 
@@ -283,10 +291,11 @@ Status KmdDevice::map(KmdMap* r) {
                  fmt::format("kmd: VA [0x{:x}, +0x{:x}) is outside the reserved GPU VA range",
                              r->va, r->size));
   }
-  if ((r->flags & ~kMapWritable) != 0) {
+  if ((r->flags & ~(kMapWritable | kMapCopyOnly)) != 0) {
     return error(Code::kInvalidValue, fmt::format("kmd: bad map flags 0x{:x}", r->flags));
   }
-  const uint64_t pte = (r->flags & kMapWritable) ? hw::kPteWritable : 0;
+  const uint64_t pte = ((r->flags & kMapWritable) ? hw::kPteWritable : 0) |
+                       ((r->flags & kMapCopyOnly) ? hw::kPteCopyOnly : 0);
   RETURN_IF_ERROR(context->tables->map(r->va, mem->second.phys + r->offset, r->size, pte));
   context->mappings[r->va] = Mapping{r->size, r->memory};
   mem->second.map_count++;
@@ -315,7 +324,7 @@ Status KmdDevice::host_map(KmdHostMap* r) {
 }
 
 Status KmdDevice::unmap(KmdUnmap* r) {
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
   ASSIGN_OR_RETURN(Context * context, find_context(r->context));
   auto it = context->mappings.find(r->va);
   if (it == context->mappings.end() || it->second.size != r->size) {
@@ -324,8 +333,14 @@ Status KmdDevice::unmap(KmdUnmap* r) {
                              r->size, r->context));
   }
   RETURN_IF_ERROR(context->tables->unmap(r->va, r->size));
-  if (it->second.memory != 0) memories_[it->second.memory].map_count--;
+  const Mapping removed = it->second;
   context->mappings.erase(it);
+  if (removed.peer_device >= 0) {
+    lock.unlock();
+    unpin_peers({removed});
+  } else if (removed.memory != 0) {
+    memories_[removed.memory].map_count--;
+  }
   return ok_status();
 }
 

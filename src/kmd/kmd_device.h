@@ -42,10 +42,18 @@ class KmdDevice {
 
   Status ioctl(IoctlCode code, void* request);
 
+  // Peer-to-peer (kmd_device_peer.cc): called by another device's KMD while it maps
+  // [offset, offset + size) of `memory` into one of its contexts. pin_for_peer returns
+  // the bus address of that range in this device's VRAM aperture and keeps the memory
+  // allocated until the matching unpin_for_peer. Take no other device's lock.
+  StatusOr<uint64_t> pin_for_peer(MemoryId memory, uint64_t offset, uint64_t size);
+  void unpin_for_peer(MemoryId memory);
+
  private:
   struct Mapping {
     uint64_t size;
-    MemoryId memory;  // 0 for host memory
+    MemoryId memory;       // 0 for host memory
+    int peer_device = -1;  // KmdPeerMap: `memory` is the peer's (kmd_open index)
   };
   struct Context {
     ContextId id;
@@ -94,6 +102,9 @@ class KmdDevice {
   Status fence_wait(KmdFenceWait* r);
   Status wait_event(KmdWaitEvent* r);
   Status notify(KmdNotify* r);
+  Status peer_map(KmdPeerMap* r);
+  // Unpins the peer memory of removed mappings (without mu_ held: lock order).
+  static void unpin_peers(const std::vector<Mapping>& removed);
 
   // Requires mu_.
   StatusOr<Context*> find_context(ContextId id);

@@ -97,7 +97,7 @@ Status PageTables::map(uint64_t va, uint64_t target, uint64_t size, uint64_t pte
     return error(Code::kInvalidValue,
                  fmt::format("map [0x{:x}, +0x{:x}) -> 0x{:x}: not 4 KiB aligned", va, size, target));
   }
-  if ((pte_flags & ~(kPteWritable | kPteSysmem)) != 0) {
+  if ((pte_flags & ~(kPteWritable | kPteSysmem | hw::kPteCopyOnly)) != 0) {
     return error(Code::kInvalidValue, fmt::format("map: bad PTE flags 0x{:x}", pte_flags));
   }
   const uint64_t limit = 1ull << hw::kVaBits;

@@ -30,9 +30,10 @@ class PageTables {
   uint64_t root() const { return root_; }
 
   // Maps [va, va + size) to [target, target + size). `pte_flags` is a subset of
-  // kPteWritable | kPteSysmem (sysmem: target is a host address). va, target and size
-  // must be 4 KiB multiples, va + size within the 48-bit VA space. kInvalidValue if any
-  // page is already mapped (nothing is changed then); kOutOfMemory for tables.
+  // kPteWritable | kPteSysmem | kPteCopyOnly (sysmem: target is a host address). va,
+  // target and size must be 4 KiB multiples, va + size within the 48-bit VA space.
+  // kInvalidValue if any page is already mapped (nothing is changed then); kOutOfMemory
+  // for tables.
   Status map(uint64_t va, uint64_t target, uint64_t size, uint64_t pte_flags);
   // Clears the entries of [va, va + size) (4 KiB multiples); holes are ignored.
   Status unmap(uint64_t va, uint64_t size);

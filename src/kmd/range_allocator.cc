@@ -51,6 +51,31 @@ StatusOr<uint64_t> RangeAllocator::allocate(uint64_t size, uint64_t alignment) {
                            name_, size, alignment, free_bytes_, largest_free_block()));
 }
 
+StatusOr<uint64_t> RangeAllocator::allocate_at(uint64_t addr, uint64_t size) {
+  if (size == 0 || addr % granule_ != 0) {
+    return error(Code::kInvalidValue,
+                 fmt::format("{}: allocation of {} bytes at 0x{:x}", name_, size, addr));
+  }
+  size = align_up(size, granule_);
+  auto it = free_.upper_bound(addr);
+  if (it == free_.begin()) {
+    return error(Code::kNotFound, fmt::format("{}: 0x{:x} is not free", name_, addr));
+  }
+  --it;
+  const uint64_t start = it->first;
+  const uint64_t end = it->first + it->second;
+  if (addr + size < addr || addr + size > end) {
+    return error(Code::kNotFound,
+                 fmt::format("{}: [0x{:x}, +{}) is not free", name_, addr, size));
+  }
+  free_.erase(it);
+  if (addr > start) free_.emplace(start, addr - start);
+  if (addr + size < end) free_.emplace(addr + size, end - (addr + size));
+  used_.emplace(addr, size);
+  free_bytes_ -= size;
+  return addr;
+}
+
 Status RangeAllocator::free(uint64_t addr) {
   auto used = used_.find(addr);
   if (used == used_.end()) {

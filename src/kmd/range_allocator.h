@@ -23,6 +23,10 @@ class RangeAllocator {
   // kInvalidValue for size 0 or a bad alignment (0 means granule; else a power of two);
   // kOutOfMemory (naming the largest free block) when no free block fits.
   StatusOr<uint64_t> allocate(uint64_t size, uint64_t alignment);
+  // Allocates exactly [addr, addr + size) (size rounded up to the granule): kInvalidValue
+  // for size 0 or an addr that is not granule-aligned, kNotFound when the range is not
+  // entirely free.
+  StatusOr<uint64_t> allocate_at(uint64_t addr, uint64_t size);
   // Frees the allocation that starts at `addr`; kInvalidValue if there is none.
   Status free(uint64_t addr);
   // Size of the allocation starting at `addr` (0 if none).

@@ -33,6 +33,34 @@ TEST(RangeAllocator, RejectsBadArguments) {
   EXPECT_EQ(a.free(*x).code(), Code::kInvalidValue);  // double free
 }
 
+TEST(RangeAllocator, AllocatesAtAFixedAddress) {
+  RangeAllocator a("test", 0x10000, 1 << 20, 4 * kKiB);
+  // Inside the free range: taken exactly, splitting the free block around it.
+  auto x = a.allocate_at(0x10000 + 64 * kKiB, 10 * kKiB);
+  ASSERT_TRUE(x.ok());
+  EXPECT_EQ(*x, 0x10000 + 64 * kKiB);
+  EXPECT_EQ(a.allocation_size(*x), 12 * kKiB);  // rounded to the granule
+  EXPECT_EQ(a.free_block_count(), 2u);
+  // Overlapping it, outside the range, unaligned or empty: refused.
+  EXPECT_EQ(a.allocate_at(0x10000 + 60 * kKiB, 8 * kKiB).status().code(), Code::kNotFound);
+  EXPECT_EQ(a.allocate_at(0x10000 + 72 * kKiB, 4 * kKiB).status().code(), Code::kNotFound);
+  EXPECT_EQ(a.allocate_at(0x1000, 4 * kKiB).status().code(), Code::kNotFound);
+  EXPECT_EQ(a.allocate_at(0x10000 + (1 << 20) - 4 * kKiB, 8 * kKiB).status().code(),
+            Code::kNotFound);
+  EXPECT_EQ(a.allocate_at(0x10000 + 100, 4 * kKiB).status().code(), Code::kInvalidValue);
+  EXPECT_EQ(a.allocate_at(0x10000, 0).status().code(), Code::kInvalidValue);
+  // Right after it and at the very start: fine; freeing coalesces back to one block.
+  auto y = a.allocate_at(0x10000 + 76 * kKiB, 4 * kKiB);
+  ASSERT_TRUE(y.ok());
+  auto z = a.allocate_at(0x10000, 4 * kKiB);
+  ASSERT_TRUE(z.ok());
+  EXPECT_TRUE(a.free(*x).ok());
+  EXPECT_TRUE(a.free(*y).ok());
+  EXPECT_TRUE(a.free(*z).ok());
+  EXPECT_EQ(a.free_block_count(), 1u);
+  EXPECT_EQ(a.free_bytes(), 1u << 20);
+}
+
 TEST(RangeAllocator, OutOfMemoryNamesLargestBlock) {
   RangeAllocator a("VRAM", 0, 64 * kKiB, 4 * kKiB);
   ASSERT_TRUE(a.allocate(60 * kKiB, 0).ok());

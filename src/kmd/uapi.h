@@ -18,7 +18,7 @@ struct ArchConfig;
 
 namespace strata::kmd {
 
-inline constexpr uint32_t kKmdUapiVersion = 1;
+inline constexpr uint32_t kKmdUapiVersion = 2;
 
 // Object handles are non-zero u32s, valid within one KmdHandle's device.
 using ContextId = uint32_t;   // a GPU address space (page tables + ASID)
@@ -84,12 +84,15 @@ struct KmdVaAlloc {
   uint64_t size;                // in
   uint64_t alignment;           // in: 0 (4 KiB) or a power of two
   uint64_t va;                  // out
+  uint64_t hint;                // in: 0, or the preferred va (taken when aligned and free)
 };
 struct KmdVaFree {
   uint64_t va;                  // in: the start of a KmdVaAlloc range
 };
 
 inline constexpr uint32_t kMapWritable = 1u << 0;
+// KmdMap/KmdPeerMap: reachable by the copy engine only, not by kernels (kPteCopyOnly).
+inline constexpr uint32_t kMapCopyOnly = 1u << 1;
 
 // Maps [va, va + size) of `context` onto memory [offset, offset + size). va, offset
 // and size are 4 KiB multiples; 2 MiB-aligned pieces use huge pages.
@@ -99,7 +102,7 @@ struct KmdMap {
   uint64_t va;                  // in
   uint64_t offset;              // in
   uint64_t size;                // in
-  uint32_t flags;               // in: kMapWritable
+  uint32_t flags;               // in: kMapWritable | kMapCopyOnly
   uint32_t reserved;
 };
 // Maps host memory [host_addr, host_addr + size) at its own address (UVA): page-aligned.
@@ -109,7 +112,22 @@ struct KmdHostMap {
   uint64_t host_addr;           // in
   uint64_t size;                // in
 };
-// Removes one mapping made by KmdMap/KmdHostMap, named by its exact va and size.
+// Maps [va, va + size) of `context` onto memory [offset, offset + size) of ANOTHER
+// device of this process (peer-to-peer; `peer_device` is its kmd_open index). The
+// entries are system-memory entries holding the bus address of the peer's VRAM aperture
+// (BAR1), so this GPU reaches the peer's memory over the bus (docs/hw-contract.md, "Page
+// tables"). va, offset and size are 4 KiB multiples. The peer memory cannot be freed
+// while mapped. kInvalidDevice when `peer_device` is this device or does not exist.
+struct KmdPeerMap {
+  ContextId context;            // in
+  uint32_t peer_device;         // in
+  MemoryId peer_memory;         // in: a memory object of the peer device
+  uint32_t flags;               // in: kMapWritable | kMapCopyOnly
+  uint64_t va;                  // in
+  uint64_t offset;              // in
+  uint64_t size;                // in
+};
+// Removes one mapping made by KmdMap/KmdHostMap/KmdPeerMap, named by its exact va and size.
 struct KmdUnmap {
   ContextId context;            // in
   uint32_t reserved;
@@ -175,6 +193,7 @@ enum IoctlCode : uint32_t {
   kIoctlFenceWait = ioctl_code(16, sizeof(KmdFenceWait)),
   kIoctlWaitEvent = ioctl_code(17, sizeof(KmdWaitEvent)),
   kIoctlNotify = ioctl_code(18, sizeof(KmdNotify)),
+  kIoctlPeerMap = ioctl_code(19, sizeof(KmdPeerMap)),
 };
 
 }  // namespace strata::kmd

@@ -73,8 +73,12 @@ StatusOr<ProcessVaSpace*> ProcessVaSpace::get() {
   return instance;
 }
 
-StatusOr<uint64_t> ProcessVaSpace::allocate(uint64_t size, uint64_t alignment) {
+StatusOr<uint64_t> ProcessVaSpace::allocate(uint64_t size, uint64_t alignment, uint64_t hint) {
   std::lock_guard lock(mu_);
+  if (hint != 0 && (alignment == 0 || hint % alignment == 0)) {
+    auto at = allocator_.allocate_at(hint, size);
+    if (at.ok()) return at;
+  }
   return allocator_.allocate(size, alignment);
 }
 

@@ -30,7 +30,9 @@ class ProcessVaSpace {
   // kOutOfMemory if the host refuses the reservation.
   static StatusOr<ProcessVaSpace*> get();
 
-  StatusOr<uint64_t> allocate(uint64_t size, uint64_t alignment);
+  // `hint`: 0, or the preferred start, used when it is aligned and the range is free
+  // (else the range starts elsewhere).
+  StatusOr<uint64_t> allocate(uint64_t size, uint64_t alignment, uint64_t hint = 0);
   Status free(uint64_t va);
   bool contains(uint64_t va) const { return va >= base_ && va - base_ < size_; }
 

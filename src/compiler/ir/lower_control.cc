@@ -223,7 +223,7 @@ Status Lowerer::lower_instruction(const ptx::Instruction& in) {
   if (in.opcode == "call") return lower_call(in);
   using Family = Status (Lowerer::*)(const ptx::Instruction&, bool*);
   static const Family kFamilies[] = {&Lowerer::lower_control, &Lowerer::lower_warp, &Lowerer::lower_collective, &Lowerer::lower_async,
-                                     &Lowerer::lower_tensor, &Lowerer::lower_misc,
+                                     &Lowerer::lower_tensor, &Lowerer::lower_misc, &Lowerer::lower_texture,
                                      &Lowerer::lower_memory,
                                      &Lowerer::lower_atomic,  &Lowerer::lower_cvt,  &Lowerer::lower_arith,
                                      &Lowerer::lower_float};

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "compiler/ir/lowerer.h"
+#include "compiler/sxbin/sxbin.h"
 
 namespace strata::compiler::ir {
 namespace {
@@ -143,12 +144,23 @@ StatusOr<Operand> Lowerer::read(const ptx::OperandSlot& s, DataType t) {
     if (n == "%globaltimer_lo") return Operand::val(special(SpecialReg::GLOBALTIMER_LO));
     if (n == "%globaltimer_hi") return Operand::val(special(SpecialReg::GLOBALTIMER_HI));
     if (!n.empty() && n[0] == '%' && frame().regs.count(n) == 0 && n.rfind("%envreg", 0) == 0) {
-      // %envreg0..31 are driver-defined; Strata's driver defines every one as 0.
+      // %envreg0..31 are driver-defined: the launch environment bank c[4] (sxbin.h),
+      // which the driver binds at every launch (cooperative launches: the grid workspace).
       const std::string idx = n.substr(7);
-      const bool valid = !idx.empty() && idx.size() <= 2 && idx.find_first_not_of("0123456789") == std::string::npos &&
-                         (idx.size() == 1 || idx[0] != '0') && std::stoi(idx) < 32;
+      const bool valid = !idx.empty() && idx.size() <= 2 &&
+                         idx.find_first_not_of("0123456789") == std::string::npos &&
+                         (idx.size() == 1 || idx[0] != '0') &&
+                         std::stoi(idx) < static_cast<int>(sxbin::kEnvRegCount);
       if (!valid) return invalid(loc, "unknown special register " + n);
-      return Operand::val(constant(DataType::U32, 0));
+      Inst ldc;
+      ldc.op = Op::kIsa;
+      ldc.isa_op = Opcode::LDC;
+      ldc.type = DataType::U32;
+      ldc.mod = static_cast<uint8_t>(sxbin::kEnvBank);
+      ldc.imm = 4 * static_cast<uint64_t>(std::stoi(idx));
+      ldc.srcs = {Operand::immediate(0)};
+      ldc.defs = {f_.new_value(DataType::U32)};
+      return Operand::val(emit(std::move(ldc)));
     }
     // Special registers of PTX that Strata does not model: a clear kNotSupported rather
     // than "unknown register".

@@ -105,6 +105,7 @@ class Lowerer {
   Status lower_async(const ptx::Instruction& in, bool* handled);    // lower_async.cc: cp.async, mbarrier, L2 policies
   Status lower_tensor(const ptx::Instruction& in, bool* handled);   // lower_tensor.cc: wmma/mma/ldmatrix/movmatrix/stmatrix
   Status lower_misc(const ptx::Instruction& in, bool* handled);     // lower_misc.cc: video, isspacep, cvt.pack, sad, fns, prefetch
+  Status lower_texture(const ptx::Instruction& in, bool* handled);  // lower_texture.cc: tex, tld4, txq, suld, sust, sured, suq
   Status lower_call(const ptx::Instruction& in);                    // lower_kernel.cc
   // Real calls (lower_call.cc, docs/abi.md): a CALL to a separately compiled function,
   // `callee` null for an indirect call through a register.

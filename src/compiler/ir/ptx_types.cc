@@ -25,6 +25,8 @@ bool ptx_type(const std::string& n, DataType* out) {
 }
 
 int ptx_type_bytes(const std::string& name) {
+  // Opaque texture/sampler/surface references hold a 64-bit handle (unified mode).
+  if (name == "texref" || name == "surfref" || name == "samplerref") return 8;
   DataType t;
   if (!ptx_type(name, &t)) return 0;
   if (t == DataType::Pred) return 1;

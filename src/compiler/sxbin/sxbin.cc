@@ -184,7 +184,7 @@ Status read_globals(std::span<const uint8_t> data, Binary* b) {
     GlobalVar g;
     g.name = r.str(kMaxName);
     uint8_t space = r.u8();
-    if (r.ok() && space > 1) return bad("variable '" + g.name + "' has unknown space " + std::to_string(space));
+    if (r.ok() && space > 2) return bad("variable '" + g.name + "' has unknown space " + std::to_string(space));
     g.space = static_cast<VarSpace>(space);
     g.size = r.u64();
     g.align = r.u64();

@@ -35,9 +35,15 @@
 //         assert record VA, 24 u64 device heap VA (0: none yet; layout
 //         compiler/devrt/heap_layout.h), 56 u64 device launch queue VA (DEVICE LAUNCH);
 //         offsets 32..55 are reserved (zero) for future fields.
+//   c[4]  the LAUNCH ENVIRONMENT (kEnvBank): %envreg0..31, u32 register N at offset 4*N
+//         (kEnvBankBytes). The driver binds it at every launch: a context-wide all-zero
+//         bank normally (the loader also puts that one in the kernel descriptors, so
+//         device-side launches see it), and for a cooperative launch a bank of its own
+//         whose %envreg1:%envreg2 (high:low) hold the grid workspace VA that CUDA's
+//         cooperative groups read (cooperative_groups/details/driver_abi.h).
 //   Code reads parameters with LDC c[0][...], symbol addresses with LDC c[1][...] (64
 //   bit), const variables with LDC c[2][...] or LD.CONST, driver services with LDC
-//   c[3][...].
+//   c[3][...], %envregN with LDC c[4][4*N].
 //
 // DEVICE PRINTF. vprintf(format, args) appends one record to the context's FIFO. FIFO
 // layout: u64 at offset 0 counts the record bytes reserved so far (ATOM.ADD), u64 at 8
@@ -60,6 +66,12 @@
 // global or const variable or a function of this binary). kConst variables live in
 // bank 2 (their init is already part of const_init; relocations in them are applied
 // to the bank-2 block at const_offset + offset).
+//
+// MANAGED VARIABLES (VarSpace::kManaged: PTX `.global .attribute(.managed)`, CUDA's
+// __managed__). Like kGlobal (size, align, init, init_relocs), but the loader places
+// them in managed memory (host pages mapped into the GPU at their host address, see
+// cuda/driver/managed_memory.h) instead of device memory, so the host reaches the same
+// bytes at the same address.
 //
 // SHARED AND LOCAL MEMORY. Static .shared variables sit at compiler-assigned offsets in
 // [0, shared_bytes); extern (dynamic) shared arrays start at shared_bytes rounded up to
@@ -100,6 +112,11 @@ inline constexpr int kParamBank = 0;
 inline constexpr int kSymbolBank = 1;
 inline constexpr int kConstVarBank = 2;
 inline constexpr int kDriverBank = 3;
+inline constexpr int kEnvBank = 4;
+
+// Launch environment (c[4]) layout: %envreg0..31, u32 each.
+inline constexpr uint32_t kEnvRegCount = 32;
+inline constexpr uint32_t kEnvBankBytes = 4 * kEnvRegCount;
 
 // Driver bank (c[3]) layout.
 inline constexpr uint32_t kDriverBankPrintfFifoVa = 0;
@@ -207,7 +224,7 @@ struct Reloc {
   bool operator==(const Reloc&) const = default;
 };
 
-enum class VarSpace : uint8_t { kGlobal = 0, kConst = 1 };
+enum class VarSpace : uint8_t { kGlobal = 0, kConst = 1, kManaged = 2 };
 
 struct GlobalVar {
   std::string name;

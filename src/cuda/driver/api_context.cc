@@ -2,11 +2,14 @@
 #include <algorithm>
 
 #include "cuda/driver/api_util.h"
+#include "cuda/driver/array.h"
+#include "cuda/driver/capture.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/device_attributes.h"
 #include "cuda/driver/event.h"
 #include "cuda/driver/module.h"
 #include "cuda/driver/stream.h"
+#include "cuda/driver/texture_object.h"
 
 using namespace strata;
 using namespace strata::cuda::driver;
@@ -27,6 +30,10 @@ void drop_context_objects(Context* ctx) {
   for (const auto& m : modules) {
     for (const auto& f : m->functions()) handles().functions.erase(f.get());
   }
+  forget_texture_objects(ctx);
+  handles().arrays.erase_if([ctx](const Array& a) { return &a.context() == ctx; });
+  handles().mipmapped_arrays.erase_if(
+      [ctx](const MipmappedArray& m) { return &m.context() == ctx; });
 }
 
 }  // namespace
@@ -162,6 +169,7 @@ CUresult CUDAAPI cuCtxPopCurrent(CUcontext* pctx) {
 
 CUresult CUDAAPI cuCtxSynchronize() {
   return api_call("cuCtxSynchronize", [&]() -> Status {
+    RETURN_IF_ERROR(capture_check_unsafe("cuCtxSynchronize"));
     ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
     return ctx->synchronize();
   });

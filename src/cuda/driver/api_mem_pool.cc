@@ -4,6 +4,7 @@
 #include <cuda.h>
 
 #include "cuda/driver/api_util.h"
+#include "cuda/driver/capture.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/mem_pool.h"
 #include "cuda/driver/stream.h"
@@ -33,15 +34,11 @@ Status alloc_from(const char* api, CUdeviceptr* dptr, size_t bytesize,
   *dptr = 0;
   if (bytesize == 0) return error(Code::kInvalidValue, fmt::format("{}: size is 0", api));
   ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream, stream_of(handle, per_thread));
+  if (auto captured = capture_mem_alloc(*stream, bytesize, dptr)) return *captured;
   if (!pool) {
     ASSIGN_OR_RETURN(pool, current_mem_pool(stream->context().device().ordinal()));
   }
-  if (pool->device() != stream->context().device().ordinal()) {
-    // Pools of another device would need peer mappings, which Strata does not model.
-    return error(Code::kNotSupported,
-                 fmt::format("{}: the pool holds memory of device {}, the stream is on device {}",
-                             api, pool->device(), stream->context().device().ordinal()));
-  }
+  // The pool may be of another device than the stream (mem_pool.h).
   ASSIGN_OR_RETURN(uint64_t va, pool->allocate(*stream, bytesize));
   remember_pool_allocation(va, pool);
   *dptr = va;
@@ -68,6 +65,8 @@ CUresult free_async(CUdeviceptr dptr, CUstream handle, bool per_thread) {
   return api_call("cuMemFreeAsync", [&]() -> Status {
     ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream, stream_of(handle, per_thread));
     if (dptr == 0) return error(Code::kInvalidValue, "cuMemFreeAsync: dptr is 0");
+    if (auto captured = capture_mem_free(*stream, dptr)) return *captured;
+    if (auto graph_memory = free_graph_allocation(dptr)) return *graph_memory;
     std::shared_ptr<MemPool> pool = mem_pool_of(dptr);
     if (!pool || !pool->owns(dptr)) {
       // cuMemAlloc memory: freed synchronously, as cuMemFree does.
@@ -186,6 +185,24 @@ CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
   return api_call("cuMemPoolTrimTo", [&]() -> Status {
     ASSIGN_OR_RETURN(std::shared_ptr<MemPool> p, find_mem_pool(pool));
     p->trim_to(minBytesToKeep);
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc* map, size_t count) {
+  return api_call("cuMemPoolSetAccess", [&]() -> Status {
+    ASSIGN_OR_RETURN(std::shared_ptr<MemPool> p, find_mem_pool(pool));
+    return p->set_access(map, count);
+  });
+}
+
+CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags* flags, CUmemoryPool memPool,
+                                    CUmemLocation* location) {
+  return api_call("cuMemPoolGetAccess", [&]() -> Status {
+    if (flags == nullptr) return null_arg("cuMemPoolGetAccess", "flags");
+    if (location == nullptr) return null_arg("cuMemPoolGetAccess", "location");
+    ASSIGN_OR_RETURN(std::shared_ptr<MemPool> p, find_mem_pool(memPool));
+    ASSIGN_OR_RETURN(*flags, p->get_access(*location));
     return ok_status();
   });
 }

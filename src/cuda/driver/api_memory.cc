@@ -3,7 +3,9 @@
 #include <mutex>
 
 #include "cuda/driver/api_util.h"
+#include "cuda/driver/capture.h"
 #include "cuda/driver/device.h"
+#include "cuda/driver/managed_memory.h"
 
 using namespace strata;
 using namespace strata::cuda::driver;
@@ -86,6 +88,7 @@ bool overlaps_pinned(uintptr_t addr, uint64_t size) {
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr* dptr, size_t bytesize) {
   return api_call("cuMemAlloc", [&]() -> Status {
     if (dptr == nullptr) return null_arg("cuMemAlloc", "dptr");
+    RETURN_IF_ERROR(capture_check_unsafe("cuMemAlloc"));
     ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
     ASSIGN_OR_RETURN(*dptr, ctx->allocate_device(bytesize));
     return ok_status();
@@ -96,6 +99,9 @@ CUresult CUDAAPI cuMemFree(CUdeviceptr dptr) {
   return api_call("cuMemFree", [&]() -> Status {
     if (dptr == 0) return ok_status();
     ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    if (Status managed = free_managed(dptr); managed.code() != Code::kNotFound) return managed;
+    RETURN_IF_ERROR(capture_check_unsafe("cuMemFree"));
+    if (auto graph_memory = free_graph_allocation(dptr)) return *graph_memory;
     return ctx->free_device(dptr);
   });
 }

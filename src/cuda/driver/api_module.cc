@@ -3,6 +3,7 @@
 #include "cuda/driver/compute_capability.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/launch_config.h"
+#include "cuda/driver/library.h"
 #include "cuda/driver/link.h"
 #include "cuda/driver/module.h"
 #include "cuda/driver/module_image.h"
@@ -50,8 +51,50 @@ CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatCubin) {
                   [&] { return load_module("cuModuleLoadFatBinary", module, fatCubin, {}); });
 }
 
+CUresult CUDAAPI cuModuleLoad(CUmodule* module, const char* fname) {
+  return api_call("cuModuleLoad", [&]() -> Status {
+    if (fname == nullptr) return null_arg("cuModuleLoad", "fname");
+    ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, read_code_file(fname));
+    return load_module("cuModuleLoad", module, bytes.data(), {});
+  });
+}
+
+CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode* mode) {
+  return api_call("cuModuleGetLoadingMode", [&]() -> Status {
+    if (mode == nullptr) return null_arg("cuModuleGetLoadingMode", "mode");
+    // cuModuleLoad* load every kernel of a module at once (libraries load lazily per
+    // context, library.h, but that is not kernel loading).
+    *mode = CU_MODULE_EAGER_LOADING;
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int* count, CUmodule mod) {
+  return api_call("cuModuleGetFunctionCount", [&]() -> Status {
+    if (count == nullptr) return null_arg("cuModuleGetFunctionCount", "count");
+    ASSIGN_OR_RETURN(std::shared_ptr<Module> module, live(handles().modules, mod, "module"));
+    *count = static_cast<unsigned int>(module->functions().size());
+    return ok_status();
+  });
+}
+
+CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction* functions, unsigned int numFunctions,
+                                            CUmodule mod) {
+  return api_call("cuModuleEnumerateFunctions", [&]() -> Status {
+    if (functions == nullptr) return null_arg("cuModuleEnumerateFunctions", "functions");
+    ASSIGN_OR_RETURN(std::shared_ptr<Module> module, live(handles().modules, mod, "module"));
+    const auto& all = module->functions();
+    for (size_t i = 0; i < all.size() && i < numFunctions; ++i) functions[i] = all[i]->handle();
+    return ok_status();
+  });
+}
+
 CUresult CUDAAPI cuModuleUnload(CUmodule hmod) {
   return api_call("cuModuleUnload", [&]() -> Status {
+    if (is_library_module(reinterpret_cast<const Module*>(hmod))) {
+      return error(Code::kNotPermitted, "cuModuleUnload: the module belongs to a library "
+                                        "(cuLibraryGetModule); unload the library instead");
+    }
     std::shared_ptr<Module> module = handles().modules.erase(hmod);
     if (!module) return error(Code::kInvalidHandle, "cuModuleUnload: module is not live");
     Status status = module->context().synchronize();  // no queued launch still uses it

@@ -1,13 +1,17 @@
 // Entry points: cuPointerGetAttribute / cuPointerGetAttributes.
 //
 // A pointer is classified by the current context's allocator (unified addressing: device,
-// pinned and registered memory all live in one address space). Managed memory belongs to
-// the runtime (pinned host memory underneath), so the driver reports it as host memory
-// with IS_MANAGED false. Attributes not listed in query() are CUDA_ERROR_INVALID_VALUE.
+// pinned and registered memory all live in one address space). Managed memory
+// (managed_memory.h: host pages mapped at their host address) is host memory with
+// IS_MANAGED true. A device allocation of another context (another device) is reported
+// with that context and device (peer.h). Attributes not listed in query() are
+// CUDA_ERROR_INVALID_VALUE.
 #include <cstring>
 
 #include "cuda/driver/api_util.h"
 #include "cuda/driver/device.h"
+#include "cuda/driver/managed_memory.h"
+#include "cuda/driver/peer.h"
 
 using namespace strata;
 using namespace strata::cuda::driver;
@@ -47,7 +51,7 @@ Status query(const char* api, CUpointer_attribute attribute, void* data, Context
       return ok_status();
     case CU_POINTER_ATTRIBUTE_IS_MANAGED:
       if (buffer == nullptr) return not_cuda();
-      put<bool>(data, false);
+      put<bool>(data, find_managed(ptr).has_value());
       return ok_status();
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
       if (buffer == nullptr) return not_cuda();
@@ -70,9 +74,16 @@ Status query(const char* api, CUpointer_attribute attribute, void* data, Context
   }
 }
 
-// The live buffer holding `ptr` in `ctx`, or null.
-std::shared_ptr<hal::Buffer> find_buffer(Context& ctx, uint64_t ptr) {
+// The live buffer holding `ptr` in `ctx`, or null. A device allocation of another
+// context (another device: unified addressing) is reported with its owner, which
+// replaces `ctx`.
+std::shared_ptr<hal::Buffer> find_buffer(std::shared_ptr<Context>& owner, uint64_t ptr) {
   if (ptr == 0) return nullptr;
+  if (std::optional<OwnedAllocation> owned = find_allocation(ptr); owned && owned->owner != owner) {
+    owner = owned->owner;
+    return owned->buffer;
+  }
+  Context& ctx = *owner;
   auto buffer = ctx.hal().allocator().find(ptr);
   return buffer.ok() ? *buffer : nullptr;
 }
@@ -82,7 +93,7 @@ std::shared_ptr<hal::Buffer> find_buffer(Context& ctx, uint64_t ptr) {
 CUresult CUDAAPI cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
   return api_call("cuPointerGetAttribute", [&]() -> Status {
     ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
-    std::shared_ptr<hal::Buffer> buffer = find_buffer(*ctx, ptr);
+    std::shared_ptr<hal::Buffer> buffer = find_buffer(ctx, ptr);
     return query("cuPointerGetAttribute", attribute, data, *ctx, buffer.get(), ptr);
   });
 }
@@ -94,7 +105,7 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
       return null_arg("cuPointerGetAttributes", "attributes or data");
     }
     ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
-    std::shared_ptr<hal::Buffer> buffer = find_buffer(*ctx, ptr);
+    std::shared_ptr<hal::Buffer> buffer = find_buffer(ctx, ptr);
     for (unsigned int i = 0; i < numAttributes; ++i) {
       if (buffer == nullptr && attributes[i] != CU_POINTER_ATTRIBUTE_MAPPED) {
         // Not a CUDA pointer: documented defaults (NULL / 0), no error.

@@ -1,6 +1,7 @@
 // Entry points: stream and event lifetime (the stream-ordered operations are in
 // api_stream_ops.inc, compiled once per default-stream flavour).
 #include "cuda/driver/api_util.h"
+#include "cuda/driver/capture.h"
 #include "cuda/driver/event.h"
 #include "cuda/driver/stream.h"
 
@@ -63,6 +64,7 @@ CUresult CUDAAPI cuEventDestroy(CUevent hEvent) {
     if (!handles().events.erase(hEvent)) {
       return error(Code::kInvalidHandle, "cuEventDestroy: event is not live");
     }
+    capture_forget_event(static_cast<const Event*>(static_cast<const void*>(hEvent)));
     return ok_status();
   });
 }
@@ -70,6 +72,7 @@ CUresult CUDAAPI cuEventDestroy(CUevent hEvent) {
 CUresult CUDAAPI cuEventSynchronize(CUevent hEvent) {
   return api_call("cuEventSynchronize", [&]() -> Status {
     ASSIGN_OR_RETURN(std::shared_ptr<Event> e, live(handles().events, hEvent, "event"));
+    if (auto captured = capture_event_sync(*e)) return *captured;
     RETURN_IF_ERROR(e->synchronize());
     return e->context().check();
   });
@@ -79,6 +82,7 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent) {
   return api_call("cuEventQuery", [&]() -> Status {
     ASSIGN_OR_RETURN(std::shared_ptr<Event> e, live(handles().events, hEvent, "event"));
     RETURN_IF_ERROR(e->context().check());
+    if (auto captured = capture_event_sync(*e)) return *captured;
     return e->query();
   });
 }

@@ -10,3 +10,5 @@ constexpr bool kPerThreadDefault = true;
 
 #include "cuda/driver/api_stream_ops.inc"
 #include "cuda/driver/api_stream_ops_2d.inc"
+#include "cuda/driver/api_peer_ops.inc"
+#include "cuda/driver/api_stream_ops_array.inc"

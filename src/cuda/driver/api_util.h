@@ -43,4 +43,12 @@ StatusOr<std::shared_ptr<T>> live(HandleTable<T>& table, const void* handle, con
   return object;
 }
 
+// Functions resolve CUkernel handles too (library.h: live_function): CUDA accepts a
+// CUkernel wherever a CUfunction is taken, meaning its function in the current context.
+StatusOr<std::shared_ptr<Function>> live_function(const void* handle);
+inline StatusOr<std::shared_ptr<Function>> live(HandleTable<Function>&, const void* handle,
+                                                const char*) {
+  return live_function(handle);
+}
+
 }  // namespace strata::cuda::driver

@@ -5,18 +5,25 @@
 #include <cstdlib>
 #include <optional>
 
+#include "base/exit_safe_thread_local.h"
 #include "base/log.h"
 #include "cuda/driver/cu_result.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/error_strings.h"
+#include "cuda/driver/managed_memory.h"
 #include "cuda/driver/module.h"
+#include "cuda/driver/peer.h"
 #include "cuda/driver/stream.h"
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
 namespace {
 
-thread_local std::vector<std::shared_ptr<Context>> t_context_stack;
+// The calling thread's context stack; usable from static destructors at exit.
+struct ContextStackTag;
+std::vector<std::shared_ptr<Context>>& context_stack() {
+  return exit_safe_thread_local<std::vector<std::shared_ptr<Context>>, ContextStackTag>();
+}
 
 // Every context ever created, so that process exit can print pending printf output
 // (CUDA flushes it at exit too). Leaked on purpose: used from an atexit handler.
@@ -47,9 +54,12 @@ void register_live_context(const std::shared_ptr<Context>& context) {
   live_contexts().push_back(context);
 }
 
-// Per-thread default streams, keyed by context.
-thread_local std::vector<std::pair<std::weak_ptr<Context>, std::shared_ptr<Stream>>>
-    t_per_thread_streams;
+// Per-thread default streams, keyed by context; usable from static destructors at exit.
+using PerThreadStreams = std::vector<std::pair<std::weak_ptr<Context>, std::shared_ptr<Stream>>>;
+struct PerThreadStreamsTag;
+PerThreadStreams& per_thread_streams() {
+  return exit_safe_thread_local<PerThreadStreams, PerThreadStreamsTag>();
+}
 
 }  // namespace
 
@@ -60,15 +70,21 @@ StatusOr<std::shared_ptr<Context>> Context::create(Device* device, unsigned int 
   ASSIGN_OR_RETURN(context->legacy_stream_,
                    Stream::create(context.get(), Stream::Kind::kLegacy, 0));
   register_live_context(context);
+  map_managed_memory(context);  // every live managed allocation, at its host address
   return context;
 }
 
 Context::~Context() {
   flush_printf_if_idle();
+  forget_managed_memory(this);
+  peer_forget_context(this);
   legacy_stream_.reset();  // its destructor deregisters from this context
 }
 
-void Context::mark_destroyed() { destroyed_ = true; }
+void Context::mark_destroyed() {
+  destroyed_ = true;
+  peer_forget_context(this);  // peer mappings from and into this context go
+}
 
 Status Context::check() {
   if (destroyed_) {
@@ -105,17 +121,18 @@ void Context::log_fault_once(const Status& status) {
 }
 
 StatusOr<std::shared_ptr<Stream>> Context::per_thread_stream() {
-  for (auto it = t_per_thread_streams.begin(); it != t_per_thread_streams.end();) {
+  PerThreadStreams& streams = per_thread_streams();
+  for (auto it = streams.begin(); it != streams.end();) {
     std::shared_ptr<Context> owner = it->first.lock();
     if (!owner || owner->destroyed_) {
-      it = t_per_thread_streams.erase(it);
+      it = streams.erase(it);
       continue;
     }
     if (owner.get() == this) return it->second;
     ++it;
   }
   ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream, Stream::create(this, Stream::Kind::kPerThread, 0));
-  t_per_thread_streams.emplace_back(weak_from_this(), stream);
+  per_thread_streams().emplace_back(weak_from_this(), stream);
   return stream;
 }
 
@@ -154,6 +171,20 @@ Status Context::synchronize() {
   return check();
 }
 
+std::vector<hal::SemaphoreValue> Context::pending_work() {
+  std::vector<Stream*> all;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    all = streams_;  // as synchronize(): tails are taken outside the lock
+  }
+  std::vector<hal::SemaphoreValue> out;
+  for (Stream* s : all) {
+    hal::SemaphoreValue tail = s->tail();
+    if (tail.semaphore != nullptr && tail.value != 0) out.push_back(std::move(tail));
+  }
+  return out;
+}
+
 void Context::flush_printf_if_idle() {
   std::vector<Stream*> all;
   {
@@ -182,6 +213,7 @@ StatusOr<uint64_t> Context::allocate_device(uint64_t size) {
   if (size == 0) return error(Code::kInvalidValue, "cuMemAlloc: size is 0");
   ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer, hal_->allocator().allocate_device(size));
   uint64_t va = buffer->va();
+  peer_track_allocation(*this, buffer);  // peers with access enabled map it too
   std::lock_guard<std::mutex> lock(mutex_);
   allocations_[va] = std::move(buffer);
   return va;
@@ -196,6 +228,7 @@ Status Context::free_device(uint64_t va) {
     }
   }
   Status sync = synchronize();
+  peer_untrack_allocation(*this, va);  // unmapped from peers before the memory goes
   std::shared_ptr<hal::Buffer> dead;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -224,34 +257,34 @@ void Context::remove_module(const Module* module) {
 }
 
 std::shared_ptr<Context> current_context() {
-  return t_context_stack.empty() ? nullptr : t_context_stack.back();
+  return context_stack().empty() ? nullptr : context_stack().back();
 }
 
 void set_current_context(std::shared_ptr<Context> context) {
   if (!context) {
-    if (!t_context_stack.empty()) t_context_stack.pop_back();
+    if (!context_stack().empty()) context_stack().pop_back();
     return;
   }
-  if (t_context_stack.empty()) {
-    t_context_stack.push_back(std::move(context));
+  if (context_stack().empty()) {
+    context_stack().push_back(std::move(context));
   } else {
-    t_context_stack.back() = std::move(context);
+    context_stack().back() = std::move(context);
   }
 }
 
 void push_current_context(std::shared_ptr<Context> context) {
-  t_context_stack.push_back(std::move(context));
+  context_stack().push_back(std::move(context));
 }
 
 std::shared_ptr<Context> pop_current_context() {
-  if (t_context_stack.empty()) return nullptr;
-  std::shared_ptr<Context> top = std::move(t_context_stack.back());
-  t_context_stack.pop_back();
+  if (context_stack().empty()) return nullptr;
+  std::shared_ptr<Context> top = std::move(context_stack().back());
+  context_stack().pop_back();
   return top;
 }
 
 void forget_current_context(const Context* context) {
-  std::erase_if(t_context_stack, [context](const auto& c) { return c.get() == context; });
+  std::erase_if(context_stack(), [context](const auto& c) { return c.get() == context; });
 }
 
 StatusOr<std::shared_ptr<Context>> checked_current_context() {

@@ -58,6 +58,10 @@ class Context : public std::enable_shared_from_this<Context> {
   // Waits for every stream of the context (cuCtxSynchronize), then prints the device
   // printf output (flush_printf_if_idle).
   Status synchronize();
+  // The points the context's streams have reached (their tails, those with work queued):
+  // a queue of another context, of any device, waits on them to order work after
+  // everything queued here so far (hal/semaphore.h).
+  std::vector<hal::SemaphoreValue> pending_work();
 
   // Device printf / assert services (the driver bank c[3]).
   DeviceRuntime& device_runtime() { return *device_runtime_; }

@@ -2,7 +2,7 @@
 //
 // Every attribute cuda.h declares (up to CU_DEVICE_ATTRIBUTE_MAX) has a defined value:
 // limits come from hw::ArchConfig; capabilities Strata has answer 1, those it does not
-// (textures, surfaces, IPC, MPS, ...) answer 0 or the limit 0. An attribute number that
+// (IPC, MPS, ...) answer 0 or the limit 0. An attribute number that
 // cuda.h does not declare yields Code::kInvalidValue. Pure function; thread-safe.
 #pragma once
 

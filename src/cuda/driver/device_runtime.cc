@@ -58,6 +58,18 @@ StatusOr<hal::ConstBankBinding> DeviceRuntime::bank() {
   return hal::ConstBankBinding{sxbin::kDriverBank, buffer_->va(), sxbin::kDriverBankBytes};
 }
 
+StatusOr<hal::ConstBankBinding> DeviceRuntime::null_environment() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!null_environment_) {
+    ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer,
+                     allocator_->allocate_device(sxbin::kEnvBankBytes));
+    const std::vector<uint8_t> zeros(sxbin::kEnvBankBytes, 0);
+    RETURN_IF_ERROR(allocator_->write(buffer->va(), zeros.data(), zeros.size()));
+    null_environment_ = std::move(buffer);
+  }
+  return hal::ConstBankBinding{sxbin::kEnvBank, null_environment_->va(), sxbin::kEnvBankBytes};
+}
+
 uint64_t DeviceRuntime::printf_fifo_size() {
   std::lock_guard<std::mutex> lock(mutex_);
   return fifo_bytes_;

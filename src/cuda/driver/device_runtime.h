@@ -20,6 +20,7 @@
 
 #include "base/status.h"
 #include "compiler/sxbin/sxbin.h"
+#include "cuda/driver/cooperative_launch.h"
 #include "cuda/driver/device_launch.h"
 #include "hal/allocator.h"
 #include "hal/command_buffer.h"
@@ -33,13 +34,22 @@ class DeviceRuntime {
   static constexpr uint64_t kMinPrintfFifoBytes = 64;
 
   explicit DeviceRuntime(hal::Allocator* allocator)
-      : allocator_(allocator), launch_queue_(allocator) {}
+      : allocator_(allocator), launch_queue_(allocator), cooperative_environments_(allocator) {}
 
   // Dynamic parallelism: the queue whose VA the bank carries (kDriverBankLaunchQueueVa).
   DeviceLaunchQueue& launch_queue() { return launch_queue_; }
 
   // The binding of c[3] for a launch; allocates and zero-fills the buffer on first use.
   StatusOr<hal::ConstBankBinding> bank();
+
+  // The launch environment c[4] (%envreg0..31, compiler/sxbin/sxbin.h) of an ordinary
+  // launch: all zero, so cooperative groups see no grid workspace. Allocated on first
+  // use and kept for the context's life; the loader also puts it in the kernel
+  // descriptors, so device-side launches see it too. A cooperative launch binds its own
+  // (cooperative_launch.h).
+  StatusOr<hal::ConstBankBinding> null_environment();
+  // Cooperative launches' own environments and grid workspaces, recycled.
+  CooperativeEnvironments& cooperative_environments() { return cooperative_environments_; }
 
   // CU_LIMIT_PRINTF_FIFO_SIZE. Setting it (at least kMinPrintfFifoBytes, else
   // kInvalidValue) prints what the old FIFO holds and drops it; the next launch
@@ -116,6 +126,7 @@ class DeviceRuntime {
   std::mutex mutex_;
   uint64_t fifo_bytes_ = kDefaultPrintfFifoBytes;
   std::shared_ptr<hal::Buffer> buffer_;
+  std::shared_ptr<hal::Buffer> null_environment_;
   // Device heap and limits (guarded by mutex_).
   uint64_t heap_bytes_ = kDefaultHeapBytes;
   std::shared_ptr<hal::Buffer> heap_;
@@ -125,6 +136,7 @@ class DeviceRuntime {
   uint64_t l2_fetch_granularity_ = kDefaultL2FetchGranularity;
   uint64_t persisting_l2_bytes_ = 0;
   DeviceLaunchQueue launch_queue_;
+  CooperativeEnvironments cooperative_environments_;
 };
 
 }  // namespace strata::cuda::driver

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "base/log.h"
 #include "cuda/driver/context.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/stream.h"
@@ -18,6 +19,13 @@ StatusOr<std::shared_ptr<Event>> Event::create(Context& context, unsigned int fl
   if ((flags & CU_EVENT_INTERPROCESS) != 0 && (flags & CU_EVENT_DISABLE_TIMING) == 0) {
     return error(Code::kInvalidValue,
                  "cuEventCreate: CU_EVENT_INTERPROCESS requires CU_EVENT_DISABLE_TIMING");
+  }
+  if ((flags & CU_EVENT_INTERPROCESS) != 0) {
+    // CUDA IPC does not exist in Strata (api_ipc.cc): rejected as on systems without it.
+    STRATA_LOG_WARN(
+        "driver: cuEventCreate: CU_EVENT_INTERPROCESS events are not supported "
+        "(Strata has no CUDA IPC); returning CUDA_ERROR_NOT_SUPPORTED");
+    return error(Code::kNotSupported, "cuEventCreate: CU_EVENT_INTERPROCESS is not supported");
   }
   std::shared_ptr<Event> event(new Event(context.shared_from_this(), flags));
   ASSIGN_OR_RETURN(event->semaphore_, context.device().hal().create_semaphore(0));

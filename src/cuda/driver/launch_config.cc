@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "cuda/driver/cu_result.h"
+#include "cuda/driver/occupancy.h"
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
@@ -141,6 +143,29 @@ StatusOr<std::vector<uint8_t>> pack_params(const sxbin::KernelDesc& k, void** ke
                              "kernelParams nor extra is given", k.name, k.params.size()));
   }
   return block;
+}
+
+int64_t max_co_resident_blocks(const sxbin::KernelDesc& kernel, const hw::ArchConfig& arch,
+                               const LaunchShape& shape) {
+  const int64_t per_sm = max_active_blocks_per_sm(
+      arch, {static_cast<int64_t>(shape.block.count()), kernel.regs_per_thread, kernel.shared_bytes,
+             shape.dynamic_shared_bytes, kernel.max_threads_per_block});
+  return per_sm * arch.sm_count;
+}
+
+Status check_co_resident(const sxbin::KernelDesc& kernel, const hw::ArchConfig& arch,
+                         const LaunchShape& shape) {
+  const int64_t most = max_co_resident_blocks(kernel, arch, shape);
+  const uint64_t blocks = shape.grid.count();
+  if (blocks > static_cast<uint64_t>(most)) {
+    return error(to_code(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE),
+                 fmt::format("cooperative launch of '{}': {} blocks of {} threads ({} bytes of "
+                             "dynamic shared memory) exceed the {} that can be resident at once "
+                             "on {} SMs",
+                             kernel.name, blocks, shape.block.count(), shape.dynamic_shared_bytes,
+                             most, arch.sm_count));
+  }
+  return ok_status();
 }
 
 }  // namespace strata::cuda::driver

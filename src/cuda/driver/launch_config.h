@@ -31,6 +31,17 @@ struct LaunchShape {
 Status validate_launch(const sxbin::KernelDesc& kernel, const hw::ArchConfig& arch,
                        const LaunchShape& shape, uint32_t max_dynamic_shared_bytes);
 
+// Cooperative launches: the most blocks of `kernel` with `shape`'s block and dynamic
+// shared memory that can be resident on the device at once (the occupancy calculator's
+// blocks per SM, occupancy.h, x SMs).
+int64_t max_co_resident_blocks(const sxbin::KernelDesc& kernel, const hw::ArchConfig& arch,
+                               const LaunchShape& shape);
+// CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (a Status carrying that code) when the grid
+// has more blocks than max_co_resident_blocks: they could not all be resident at once,
+// and a grid-wide barrier could deadlock.
+Status check_co_resident(const sxbin::KernelDesc& kernel, const hw::ArchConfig& arch,
+                         const LaunchShape& shape);
+
 // The default (no opt-in) dynamic shared memory a kernel may request.
 uint32_t default_max_dynamic_shared(const sxbin::KernelDesc& kernel, const hw::ArchConfig& arch);
 

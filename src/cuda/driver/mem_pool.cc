@@ -1,9 +1,13 @@
 #include "cuda/driver/mem_pool.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
+#include "base/log.h"
 #include "cuda/driver/context.h"
 #include "cuda/driver/device.h"
+#include "cuda/driver/peer.h"
 #include "cuda/driver/stream.h"
 #include "fmt/format.h"
 
@@ -41,7 +45,136 @@ void note_va(uint64_t va, const std::shared_ptr<MemPool>& pool) {
 
 }  // namespace
 
-MemPool::~MemPool() = default;
+MemPool::~MemPool() {
+  // The blocks leave the cross-device table (and their peers' address spaces) first.
+  for_each_block_locked(
+      [](const Block& block) { peer_untrack_allocation(*block.context, block.buffer->va()); });
+  for (auto& [va, block] : used_) release_block(block);
+  for (auto& [bytes, block] : free_) release_block(block);
+  for (auto& [device, access] : access_) {
+    if (access.retained_primary) (void)access.context->device().release_primary();
+  }
+}
+
+void MemPool::release_block(Block& block) {
+  block.buffer.reset();  // back to the device
+  if (block.retained_primary) (void)block.context->device().release_primary();
+  block.retained_primary = false;
+}
+
+template <typename Fn>
+void MemPool::for_each_block_locked(Fn fn) {
+  for (const auto& [va, block] : used_) fn(block);
+  for (const auto& [bytes, block] : free_) fn(block);
+}
+
+Status MemPool::map_for_access_locked(const Block& block) {
+  const uint64_t va = block.buffer->va();
+  for (const auto& [device, access] : access_) {
+    Status s = map_for_pool_access(*access.context, va,
+                                   /*writable=*/access.flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+    if (!s.ok()) {
+      for (const auto& [undo_device, undo] : access_) unmap_pool_access(*undo.context, va);
+      return s;
+    }
+  }
+  return ok_status();
+}
+
+Status MemPool::set_access(const CUmemAccessDesc* desc, size_t count) {
+  if (desc == nullptr || count == 0) {
+    return error(Code::kInvalidValue, "cuMemPoolSetAccess: no access descriptors");
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const CUmemLocation& location = desc[i].location;
+    if (location.type != CU_MEM_LOCATION_TYPE_DEVICE || !driver::device(location.id).ok()) {
+      return error(Code::kInvalidValue,
+                   fmt::format("cuMemPoolSetAccess: location (type {}, id {}) is not a device",
+                               static_cast<int>(location.type), location.id));
+    }
+    const auto flags = desc[i].flags;
+    if (flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
+        flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) {
+      return error(Code::kInvalidValue,
+                   fmt::format("cuMemPoolSetAccess: access flags {:#x}", static_cast<int>(flags)));
+    }
+    if (location.id == device_ && flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) {
+      return error(Code::kInvalidValue,
+                   fmt::format("cuMemPoolSetAccess: device {} owns the pool and always has "
+                               "read-write access",
+                               device_));
+    }
+  }
+  // Revoked accesses: unmapped and released after the lock (their contexts' work first).
+  std::vector<std::pair<DeviceAccess, std::vector<uint64_t>>> revoked;
+  Status result = ok_status();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = 0; i < count && result.ok(); ++i) {
+      const int ordinal = desc[i].location.id;
+      const auto flags = desc[i].flags;
+      if (ordinal == device_) continue;
+      auto existing = access_.find(ordinal);
+      if (existing != access_.end()) {
+        if (existing->second.flags == flags) continue;
+        std::vector<uint64_t> vas;
+        for_each_block_locked([&](const Block& block) { vas.push_back(block.buffer->va()); });
+        revoked.emplace_back(std::move(existing->second), std::move(vas));
+        access_.erase(existing);
+      }
+      if (flags == CU_MEM_ACCESS_FLAGS_PROT_NONE) continue;
+      DeviceAccess access;
+      access.flags = flags;
+      if (std::shared_ptr<Context> current = current_context();
+          current && current->device().ordinal() == ordinal) {
+        access.context = std::move(current);
+      } else {
+        auto dev = driver::device(ordinal);
+        auto primary = dev.ok() ? (*dev)->retain_primary() : dev.status();
+        if (!primary.ok()) {
+          result = primary.status();
+          break;
+        }
+        access.context = std::move(primary).value();
+        access.retained_primary = true;
+      }
+      if (!revoked.empty() && revoked.back().first.context == access.context) {
+        // Changing the rights in one context: the old mappings go first.
+        for (uint64_t va : revoked.back().second) unmap_pool_access(*access.context, va);
+        revoked.back().second.clear();
+      }
+      const bool writable = flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      std::vector<uint64_t> mapped;
+      for_each_block_locked([&](const Block& block) {
+        if (!result.ok()) return;
+        result = map_for_pool_access(*access.context, block.buffer->va(), writable);
+        if (result.ok()) mapped.push_back(block.buffer->va());
+      });
+      if (!result.ok()) {
+        revoked.emplace_back(std::move(access), std::move(mapped));
+        break;
+      }
+      access_[ordinal] = std::move(access);
+    }
+  }
+  for (auto& [access, vas] : revoked) {
+    for (uint64_t va : vas) unmap_pool_access(*access.context, va);
+    if (access.retained_primary) (void)access.context->device().release_primary();
+  }
+  return result;
+}
+
+StatusOr<CUmemAccess_flags> MemPool::get_access(const CUmemLocation& location) {
+  if (location.type != CU_MEM_LOCATION_TYPE_DEVICE || !driver::device(location.id).ok()) {
+    return error(Code::kInvalidValue,
+                 fmt::format("cuMemPoolGetAccess: location (type {}, id {}) is not a device",
+                             static_cast<int>(location.type), location.id));
+  }
+  if (location.id == device_) return CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = access_.find(location.id);
+  return it == access_.end() ? CU_MEM_ACCESS_FLAGS_PROT_NONE : it->second.flags;
+}
 
 bool MemPool::completed(const Block& block) {
   if (block.free_point.value == 0 || !block.free_point.semaphore) return true;
@@ -53,7 +186,11 @@ void MemPool::release_locked(uint64_t keep) {
   for (auto it = free_.begin(); it != free_.end() && reserved_ > keep;) {
     if (completed(it->second)) {
       reserved_ -= it->first;
-      it = free_.erase(it);  // drops the buffer: back to the device
+      // Out of the cross-device table and its peers' address spaces, then back to the
+      // device with the buffer.
+      peer_untrack_allocation(*it->second.context, it->second.buffer->va());
+      release_block(it->second);
+      it = free_.erase(it);
     } else {
       ++it;
     }
@@ -63,7 +200,22 @@ void MemPool::release_locked(uint64_t keep) {
 StatusOr<uint64_t> MemPool::allocate(Stream& stream, uint64_t size) {
   if (size == 0) return error(Code::kInvalidValue, "cuMemAllocAsync: size is 0");
   const uint64_t rounded = (size + kGranule - 1) / kGranule * kGranule;
-  Context& ctx = stream.context();
+  // The context whose address space holds the block: the stream's own, or for a stream
+  // of another device the pool device's primary context.
+  std::shared_ptr<Context> owner;
+  bool retained_primary = false;
+  if (stream.context().device().ordinal() == device_) {
+    owner = stream.context().shared_from_this();
+  } else {
+    ASSIGN_OR_RETURN(Device * dev, driver::device(device_));
+    ASSIGN_OR_RETURN(owner, dev->retain_primary());
+    retained_primary = true;
+  }
+  auto drop_retain = [&] {  // a reused block holds its own reference; failures none
+    if (retained_primary) (void)owner->device().release_primary();
+    retained_primary = false;
+  };
+  Context& ctx = *owner;
   std::unique_lock<std::mutex> lock(mutex_);
   release_locked(release_threshold_);
   // The smallest fitting free block this stream may use (at most twice the request, so
@@ -79,7 +231,12 @@ StatusOr<uint64_t> MemPool::allocate(Stream& stream, uint64_t size) {
     if (!same_stream && !done) {
       // Make the allocating stream wait for the free (an internal dependency).
       hal::SemaphoreValue wait = block.free_point;
-      RETURN_IF_ERROR(stream.submit(nullptr, std::span<const hal::SemaphoreValue>(&wait, 1)));
+      if (Status s = stream.submit(nullptr, std::span<const hal::SemaphoreValue>(&wait, 1));
+          !s.ok()) {
+        lock.unlock();
+        drop_retain();
+        return s;
+      }
     }
     Block reused = std::move(block);
     free_.erase(it);
@@ -89,6 +246,8 @@ StatusOr<uint64_t> MemPool::allocate(Stream& stream, uint64_t size) {
     used_bytes_ += reused.buffer->size();
     used_high_ = std::max(used_high_, used_bytes_);
     used_[va] = std::move(reused);
+    lock.unlock();
+    drop_retain();
     return va;
   }
   lock.unlock();
@@ -100,11 +259,25 @@ StatusOr<uint64_t> MemPool::allocate(Stream& stream, uint64_t size) {
     lock.unlock();
     buffer = ctx.hal().allocator().allocate_device(rounded);
   }
-  if (!buffer.ok()) return buffer.status();
+  if (!buffer.ok()) {
+    drop_retain();
+    return buffer.status();
+  }
+  // Copies between devices find the block in the table; kernels of other devices reach
+  // it only through the pool's access list.
+  peer_track_allocation(ctx, *buffer, /*follows_peer_access=*/false);
   lock.lock();
   const uint64_t va = (*buffer)->va();
   const uint64_t bytes = (*buffer)->size();
-  used_[va] = Block{ctx.shared_from_this(), std::move(buffer).value(), nullptr, {}};
+  Block block{ctx.shared_from_this(), std::move(buffer).value(), nullptr, {}, retained_primary};
+  if (Status mapped = map_for_access_locked(block); !mapped.ok()) {
+    peer_untrack_allocation(ctx, va);
+    lock.unlock();
+    block.buffer.reset();
+    drop_retain();
+    return mapped;
+  }
+  used_[va] = std::move(block);
   reserved_ += bytes;
   reserved_high_ = std::max(reserved_high_, reserved_);
   used_bytes_ += bytes;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 #include "cuda/driver/context.h"
 #include "fmt/format.h"
@@ -11,6 +12,23 @@ namespace {
 
 void put_u64(std::vector<uint8_t>& bytes, uint64_t offset, uint64_t value) {
   std::memcpy(bytes.data() + offset, &value, sizeof(value));
+}
+
+// Identifies a module's content for binding its managed variables (managed_memory.h):
+// FNV-1a over the code and the variables' names, sizes and initial data.
+uint64_t content_key(const sxbin::Binary& binary) {
+  uint64_t hash = 14695981039346656037ull;
+  auto mix = [&](const void* data, size_t bytes) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    for (size_t i = 0; i < bytes; ++i) hash = (hash ^ p[i]) * 1099511628211ull;
+  };
+  mix(binary.code.data(), binary.code.size());
+  for (const sxbin::GlobalVar& g : binary.globals) {
+    mix(g.name.data(), g.name.size() + 1);
+    mix(&g.size, sizeof(g.size));
+    mix(g.init.data(), g.init.size());
+  }
+  return hash;
 }
 
 }  // namespace
@@ -55,9 +73,19 @@ Status Module::place(std::string name) {
     buffers_.push_back(std::move(block));
   }
   std::map<std::string, uint64_t, std::less<>> symbol_va;
+  std::set<std::string> fresh_managed;  // managed variables to initialise below
+  const uint64_t key = content_key(binary_);
   for (const sxbin::GlobalVar& g : binary_.globals) {
     if (g.space == sxbin::VarSpace::kConst) {
       globals_[g.name] = {bank2_va + g.const_offset, g.size};
+    } else if (g.space == sxbin::VarSpace::kManaged) {
+      // Managed storage, shared with this module's loads in other contexts.
+      bool fresh = false;
+      ASSIGN_OR_RETURN(auto variable,
+                       bind_managed_variable(*context_, key, g.name, g.size, &fresh));
+      globals_[g.name] = {variable->va(), g.size};
+      if (fresh) fresh_managed.insert(g.name);
+      managed_.push_back(std::move(variable));
     } else {
       ASSIGN_OR_RETURN(auto buffer, allocator.allocate_device(std::max<uint64_t>(g.size, 1),
                                                               std::max<uint64_t>(g.align, 256)));
@@ -87,7 +115,10 @@ Status Module::place(std::string name) {
     std::vector<uint8_t> image;
     uint64_t base = 0;
     std::vector<uint8_t>* target = &bank2;
-    if (g.space == sxbin::VarSpace::kGlobal) {
+    if (g.space == sxbin::VarSpace::kManaged && !fresh_managed.contains(g.name)) {
+      continue;  // already initialised by the load that allocated it
+    }
+    if (g.space != sxbin::VarSpace::kConst) {
       image.assign(g.size, 0);
       std::copy(g.init.begin(), g.init.end(), image.begin());
       target = &image;
@@ -102,7 +133,7 @@ Status Module::place(std::string name) {
       }
       put_u64(*target, base + r.offset, va + static_cast<uint64_t>(r.addend));
     }
-    if (g.space == sxbin::VarSpace::kGlobal && !image.empty()) {
+    if (g.space != sxbin::VarSpace::kConst && !image.empty()) {
       RETURN_IF_ERROR(allocator.write(globals_[g.name].va, image.data(), image.size()));
     }
   }
@@ -123,6 +154,12 @@ Status Module::place(std::string name) {
     banks_.push_back({sxbin::kSymbolBank, buffer->va(), static_cast<uint32_t>(table.size())});
     buffers_.push_back(std::move(buffer));
   }
+
+  // 5. The launch environment c[4] (%envreg): the context's all-zero one; a cooperative
+  //    launch binds its own instead (cooperative_launch.h).
+  ASSIGN_OR_RETURN(hal::ConstBankBinding environment,
+                   context_->device_runtime().null_environment());
+  banks_.push_back(environment);
 
   RETURN_IF_ERROR(descriptors_.write(allocator, *executable_, binary_.kernels, banks_));
   for (const sxbin::KernelDesc& k : binary_.kernels) {

@@ -16,6 +16,7 @@
 #include "base/status.h"
 #include "compiler/sxbin/sxbin.h"
 #include "cuda/driver/device_launch.h"
+#include "cuda/driver/managed_memory.h"
 #include "hal/buffer.h"
 #include "hal/command_buffer.h"
 #include "hal/executable.h"
@@ -88,6 +89,7 @@ class Module {
   sxbin::Binary binary_;
   std::shared_ptr<hal::Executable> executable_;
   std::vector<std::shared_ptr<hal::Buffer>> buffers_;
+  std::vector<std::shared_ptr<ManagedVariable>> managed_;  // kManaged variables' storage
   std::map<std::string, Global, std::less<>> globals_;
   std::vector<hal::ConstBankBinding> banks_;
   KernelDescriptors descriptors_;  // what device code launches (a kernel's address)

@@ -44,22 +44,33 @@ Status Stream::submit(std::shared_ptr<hal::CommandBuffer> command_buffer,
                       std::span<const hal::SemaphoreValue> waits,
                       std::span<const hal::SemaphoreValue> signals,
                       std::shared_ptr<void> keep_alive) {
-  std::vector<hal::SemaphoreValue> all_waits(waits.begin(), waits.end());
+  // The lists are built only when there is something to add, so that the common case (a
+  // non-blocking stream, no extra semaphores) does not allocate.
+  std::vector<hal::SemaphoreValue> all_waits;
+  std::span<const hal::SemaphoreValue> wait_list = waits;
+  auto add_wait = [&](hal::SemaphoreValue t) {
+    if (t.value == 0) return;
+    if (all_waits.empty()) all_waits.assign(waits.begin(), waits.end());
+    all_waits.push_back(std::move(t));
+    wait_list = all_waits;
+  };
   // The legacy stream's implicit synchronisation.
   if (kind_ == Kind::kLegacy) {
-    for (Stream* other : context_->blocking_streams(this)) {
-      hal::SemaphoreValue t = other->tail();
-      if (t.value > 0) all_waits.push_back(std::move(t));
-    }
+    for (Stream* other : context_->blocking_streams(this)) add_wait(other->tail());
   } else if (blocking()) {
-    hal::SemaphoreValue t = context_->legacy_stream()->tail();
-    if (t.value > 0) all_waits.push_back(std::move(t));
+    add_wait(context_->legacy_stream()->tail());
   }
   std::lock_guard<std::mutex> lock(mutex_);
   uint64_t next = value_.load() + 1;
-  std::vector<hal::SemaphoreValue> all_signals(signals.begin(), signals.end());
-  all_signals.push_back({timeline_, next});
-  RETURN_IF_ERROR(queue_->submit(command_buffer, all_waits, all_signals));
+  const hal::SemaphoreValue own_signal{timeline_, next};
+  std::vector<hal::SemaphoreValue> all_signals;
+  std::span<const hal::SemaphoreValue> signal_list(&own_signal, 1);
+  if (!signals.empty()) {
+    all_signals.assign(signals.begin(), signals.end());
+    all_signals.push_back(own_signal);
+    signal_list = all_signals;
+  }
+  RETURN_IF_ERROR(queue_->submit(command_buffer, wait_list, signal_list));
   value_.store(next);
   if (keep_alive) retained_.emplace_back(next, std::move(keep_alive));
   if (!retained_.empty()) {

@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
+#include <utility>
 
 #include "cuda/driver/context.h"
+#include "cuda/driver/peer.h"
 #include "cuda/driver/stream.h"
+#include "cuda/driver/vmm.h"
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
@@ -28,6 +32,44 @@ Status submit_one(Stream& stream, bool async,
   return async ? ok_status() : stream.synchronize();
 }
 
+// `va` in a device allocation of ANOTHER context (another device: unified addressing
+// gives every device allocation a distinct VA): maps it for this stream's copy engine
+// and orders the copy after the owning context's prior work: for an async copy on the
+// GPU (the stream waits for the tails of the owner's streams, a cross-context, possibly
+// cross-device semaphore wait, hal/semaphore.h), so that it does not block the host;
+// for a synchronous copy on the host, which reports a fault of the owner as its error
+// (a device-side waiter is not released by another device's fault). Returns the
+// owner's buffer; kNotFound if `va` is in no device allocation.
+StatusOr<std::shared_ptr<hal::Buffer>> resolve_other_context(Stream& stream, uint64_t va,
+                                                             bool async) {
+  std::optional<OwnedAllocation> found = find_allocation(va);
+  if (!found.has_value() || found->owner.get() == &stream.context()) {
+    return error(Code::kNotFound, fmt::format("{:#x} is not device memory of another context", va));
+  }
+  RETURN_IF_ERROR(found->owner->check());
+  RETURN_IF_ERROR(map_for_copy(stream.context(), va));
+  if (!async) {
+    RETURN_IF_ERROR(found->owner->synchronize());
+    return found->buffer;
+  }
+  std::vector<hal::SemaphoreValue> waits = found->owner->pending_work();
+  if (!waits.empty()) RETURN_IF_ERROR(stream.submit(nullptr, waits));
+  return found->buffer;
+}
+
+// True if [va, va + bytes) lies inside `buffer` and the buffers that follow it without a
+// gap (VMM mappings placed back to back in one reservation are one range for copies).
+bool inside_contiguous(hal::Allocator& allocator, const hal::Buffer& buffer, uint64_t va,
+                       uint64_t bytes) {
+  uint64_t end = buffer.va() + buffer.size();
+  while (va + bytes > end) {
+    auto next = allocator.find(end);
+    if (!next.ok() || (*next)->va() != end) return false;
+    end += (*next)->size();
+  }
+  return true;
+}
+
 }  // namespace
 
 Status copy_memory(Stream& stream, uint64_t dst, uint64_t src, uint64_t bytes, bool async) {
@@ -36,15 +78,32 @@ Status copy_memory(Stream& stream, uint64_t dst, uint64_t src, uint64_t bytes, b
   hal::Allocator& allocator = stream.context().hal().allocator();
   auto dst_buffer = allocator.find(dst);
   auto src_buffer = allocator.find(src);
+  for (auto [va, buffer] : {std::pair{dst, &dst_buffer}, std::pair{src, &src_buffer}}) {
+    // Another context's allocation, even when peer access already maps it here: the copy
+    // must also wait for the owner's work.
+    auto other = resolve_other_context(stream, va, async);
+    if (other.ok()) {
+      *buffer = std::move(other);
+    } else if (other.status().code() != Code::kNotFound) {
+      return other.status();
+    }
+  }
   if (dst_buffer.ok() && src_buffer.ok()) {
-    if (dst - (*dst_buffer)->va() + bytes > (*dst_buffer)->size() ||
-        src - (*src_buffer)->va() + bytes > (*src_buffer)->size()) {
+    if (!inside_contiguous(allocator, **dst_buffer, dst, bytes) ||
+        !inside_contiguous(allocator, **src_buffer, src, bytes)) {
       return error(Code::kInvalidValue,
                    fmt::format("cuMemcpy: {} bytes from {:#x} to {:#x} run past the end of the "
                                "allocation", bytes, src, dst));
     }
     return submit_one(stream, async,
                       [&](hal::CommandBuffer& cb) { return cb.copy(src, dst, bytes); });
+  }
+  for (uint64_t va : {dst, src}) {
+    if (allocator.find(va).ok() || !vmm_device_of(va).has_value()) continue;
+    // VMM memory this context has no access to: never touch it as host memory.
+    return error(Code::kInvalidValue,
+                 fmt::format("cuMemcpy: {:#x} is mapped (cuMemMap) but this context's device "
+                             "has no access to it (cuMemSetAccess)", va));
   }
   // Pageable host memory on at least one side. As the CUDA driver does, the copy is
   // staged through a pinned buffer and performed by the copy engine, chunk by chunk;
@@ -58,7 +117,7 @@ Status copy_memory(Stream& stream, uint64_t dst, uint64_t src, uint64_t bytes, b
   }
   const std::shared_ptr<hal::Buffer>& device_side = dst_buffer.ok() ? *dst_buffer : *src_buffer;
   const uint64_t device_va = dst_buffer.ok() ? dst : src;
-  if (device_va - device_side->va() + bytes > device_side->size()) {
+  if (!inside_contiguous(allocator, *device_side, device_va, bytes)) {
     return error(Code::kInvalidValue,
                  fmt::format("cuMemcpy: {} bytes at {:#x} run past the end of the allocation",
                              bytes, device_va));

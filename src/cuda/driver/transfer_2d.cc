@@ -1,6 +1,7 @@
 #include "cuda/driver/transfer_2d.h"
 
 #include "cuda/driver/transfer.h"
+#include "cuda/driver/transfer_3d.h"
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
@@ -18,11 +19,6 @@ StatusOr<uint64_t> side_base(const char* side, CUmemorytype type, const void* ho
     case CU_MEMORYTYPE_UNIFIED:
       if (device == 0) break;
       return uint64_t{device};
-    case CU_MEMORYTYPE_ARRAY:
-      return error(Code::kNotSupported,
-                   fmt::format("cuMemcpy2D: CUDA arrays ({}MemoryType CU_MEMORYTYPE_ARRAY) are "
-                               "not supported",
-                               side));
     default:
       return error(Code::kInvalidValue, fmt::format("cuMemcpy2D: unknown {}MemoryType {}", side,
                                                     static_cast<int>(type)));
@@ -42,8 +38,36 @@ StatusOr<uint64_t> pitch_for(uint64_t width_bytes, uint32_t element_size) {
   return (width_bytes + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
 }
 
+// A copy with an array side is the one-slice case of copy_3d (transfer_3d.h).
+static Status copy_2d_via_3d(Stream& stream, const CUDA_MEMCPY2D& p, bool async) {
+  CUDA_MEMCPY3D q{};
+  q.srcXInBytes = p.srcXInBytes;
+  q.srcY = p.srcY;
+  q.srcMemoryType = p.srcMemoryType;
+  q.srcHost = p.srcHost;
+  q.srcDevice = p.srcDevice;
+  q.srcArray = p.srcArray;
+  q.srcPitch = p.srcPitch;
+  q.srcHeight = p.Height;
+  q.dstXInBytes = p.dstXInBytes;
+  q.dstY = p.dstY;
+  q.dstMemoryType = p.dstMemoryType;
+  q.dstHost = p.dstHost;
+  q.dstDevice = p.dstDevice;
+  q.dstArray = p.dstArray;
+  q.dstPitch = p.dstPitch;
+  q.dstHeight = p.Height;
+  q.WidthInBytes = p.WidthInBytes;
+  q.Height = p.Height;
+  q.Depth = 1;
+  return copy_3d(stream, q, async);
+}
+
 Status copy_2d(Stream& stream, const CUDA_MEMCPY2D& p, bool async) {
   if (p.WidthInBytes == 0 || p.Height == 0) return ok_status();
+  if (p.srcMemoryType == CU_MEMORYTYPE_ARRAY || p.dstMemoryType == CU_MEMORYTYPE_ARRAY) {
+    return copy_2d_via_3d(stream, p, async);
+  }
   ASSIGN_OR_RETURN(uint64_t src, side_base("src", p.srcMemoryType, p.srcHost, p.srcDevice));
   ASSIGN_OR_RETURN(uint64_t dst, side_base("dst", p.dstMemoryType, p.dstHost, p.dstDevice));
   if (p.Height > 1 && (p.srcPitch < p.WidthInBytes || p.dstPitch < p.WidthInBytes)) {

@@ -23,10 +23,10 @@ inline constexpr uint64_t kPitchAlignment = 512;
 // kInvalidValue for a zero width or an element size other than 4, 8 or 16.
 StatusOr<uint64_t> pitch_for(uint64_t width_bytes, uint32_t element_size);
 
-// Copies p.Height rows of p.WidthInBytes as cuMemcpy2D does. Host, device and unified
-// memory types are supported; CU_MEMORYTYPE_ARRAY is kNotSupported. kInvalidValue for a
-// pitch smaller than the width (with more than one row), null pointers or an unknown
-// memory type.
+// Copies p.Height rows of p.WidthInBytes as cuMemcpy2D does. Host, device, unified and
+// array memory types are supported (array sides go through copy_3d, transfer_3d.h).
+// kInvalidValue for a pitch smaller than the width (with more than one row), null
+// pointers or an unknown memory type.
 Status copy_2d(Stream& stream, const CUDA_MEMCPY2D& p, bool async);
 
 // Fills `height` rows of `width` elements of `elem_size` bytes, `pitch` bytes apart.

@@ -1,5 +1,6 @@
 #include "cuda/runtime/context.h"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -24,9 +25,15 @@ std::map<int, DeviceState>& devices() {
 CUresult validate_device(int device) {
   CUresult result = init_driver();
   if (result != CUDA_SUCCESS) return result;
-  int count = 0;
-  result = cuDeviceGetCount(&count);
-  if (result != CUDA_SUCCESS) return result;
+  // The device count is fixed once the driver is initialised; asking once keeps the
+  // launch path free of the driver call (and its allocation).
+  static std::atomic<int> cached_count{-1};
+  int count = cached_count.load(std::memory_order_relaxed);
+  if (count < 0) {
+    result = cuDeviceGetCount(&count);
+    if (result != CUDA_SUCCESS) return result;
+    cached_count.store(count, std::memory_order_relaxed);
+  }
   if (count == 0) return CUDA_ERROR_NO_DEVICE;
   if (device < 0 || device >= count) return CUDA_ERROR_INVALID_DEVICE;
   return CUDA_SUCCESS;

@@ -15,6 +15,11 @@ struct ArrayField {
   int index;
   CUdevice_attribute attribute;
 };
+struct Array2Field {
+  int (cudaDeviceProp::*field)[2];
+  int index;
+  CUdevice_attribute attribute;
+};
 
 struct SizeField {
   size_t cudaDeviceProp::*field;
@@ -31,6 +36,10 @@ constexpr IntField kIntFields[] = {
     {&cudaDeviceProp::integrated, CU_DEVICE_ATTRIBUTE_INTEGRATED},
     {&cudaDeviceProp::canMapHostMemory, CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY},
     {&cudaDeviceProp::maxTexture1D, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH},
+    {&cudaDeviceProp::maxTexture1DMipmap, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH},
+    {&cudaDeviceProp::maxTextureCubemap, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH},
+    {&cudaDeviceProp::maxSurface1D, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH},
+    {&cudaDeviceProp::maxSurfaceCubemap, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH},
     {&cudaDeviceProp::concurrentKernels, CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS},
     {&cudaDeviceProp::ECCEnabled, CU_DEVICE_ATTRIBUTE_ECC_ENABLED},
     {&cudaDeviceProp::pciBusID, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID},
@@ -78,6 +87,50 @@ constexpr ArrayField kArrayFields[] = {
     {&cudaDeviceProp::maxGridSize, 0, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X},
     {&cudaDeviceProp::maxGridSize, 1, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y},
     {&cudaDeviceProp::maxGridSize, 2, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z},
+    // Texture and surface limits (cuda/driver/device_attributes.cc).
+    {&cudaDeviceProp::maxTexture2DLinear, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH},
+    {&cudaDeviceProp::maxTexture2DLinear, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT},
+    {&cudaDeviceProp::maxTexture2DLinear, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH},
+    {&cudaDeviceProp::maxTexture3D, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH},
+    {&cudaDeviceProp::maxTexture3D, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT},
+    {&cudaDeviceProp::maxTexture3D, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH},
+    {&cudaDeviceProp::maxTexture3DAlt, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE},
+    {&cudaDeviceProp::maxTexture3DAlt, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE},
+    {&cudaDeviceProp::maxTexture3DAlt, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE},
+    {&cudaDeviceProp::maxTexture2DLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH},
+    {&cudaDeviceProp::maxTexture2DLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT},
+    {&cudaDeviceProp::maxTexture2DLayered, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS},
+    {&cudaDeviceProp::maxSurface3D, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH},
+    {&cudaDeviceProp::maxSurface3D, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT},
+    {&cudaDeviceProp::maxSurface3D, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH},
+    {&cudaDeviceProp::maxSurface2DLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH},
+    {&cudaDeviceProp::maxSurface2DLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT},
+    {&cudaDeviceProp::maxSurface2DLayered, 2, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS},
+};
+
+// Texture and surface limits held in two-element arrays.
+constexpr Array2Field kArray2Fields[] = {
+    {&cudaDeviceProp::maxTexture2D, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH},
+    {&cudaDeviceProp::maxTexture2D, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT},
+    {&cudaDeviceProp::maxTexture2DMipmap, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH},
+    {&cudaDeviceProp::maxTexture2DMipmap, 1,
+     CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT},
+    {&cudaDeviceProp::maxTexture2DGather, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH},
+    {&cudaDeviceProp::maxTexture2DGather, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT},
+    {&cudaDeviceProp::maxTexture1DLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH},
+    {&cudaDeviceProp::maxTexture1DLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS},
+    {&cudaDeviceProp::maxTextureCubemapLayered, 0,
+     CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH},
+    {&cudaDeviceProp::maxTextureCubemapLayered, 1,
+     CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS},
+    {&cudaDeviceProp::maxSurface2D, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH},
+    {&cudaDeviceProp::maxSurface2D, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT},
+    {&cudaDeviceProp::maxSurface1DLayered, 0, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH},
+    {&cudaDeviceProp::maxSurface1DLayered, 1, CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS},
+    {&cudaDeviceProp::maxSurfaceCubemapLayered, 0,
+     CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH},
+    {&cudaDeviceProp::maxSurfaceCubemapLayered, 1,
+     CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS},
 };
 
 constexpr SizeField kSizeFields[] = {
@@ -127,6 +180,10 @@ CUresult fill_device_properties(int device, cudaDeviceProp* prop) {
     if (result != CUDA_SUCCESS) return result;
   }
   for (const ArrayField& f : kArrayFields) {
+    result = read(&(prop->*f.field)[f.index], f.attribute, handle);
+    if (result != CUDA_SUCCESS) return result;
+  }
+  for (const Array2Field& f : kArray2Fields) {
     result = read(&(prop->*f.field)[f.index], f.attribute, handle);
     if (result != CUDA_SUCCESS) return result;
   }

@@ -40,8 +40,8 @@ cudaError_t check_launch_config(const DeviceLimits& limits, dim3 grid, dim3 bloc
   return cudaSuccess;
 }
 
-cudaError_t launch(KernelRecord* kernel, dim3 grid, dim3 block, void** args,
-                   size_t shared_mem, cudaStream_t stream) {
+cudaError_t launch(KernelRecord* kernel, dim3 grid, dim3 block, void** args, size_t shared_mem,
+                   cudaStream_t stream, std::span<const CUlaunchAttribute> attrs) {
   if (cudaError_t sticky = sticky_error(); sticky != cudaSuccess) return record(sticky);
   int device = current_device();
   CUresult result = activate_device(device);
@@ -80,6 +80,20 @@ cudaError_t launch(KernelRecord* kernel, dim3 grid, dim3 block, void** args,
     STRATA_LOG_INFO("cudart: launch of '{}': the kernel's resources allow at most {} threads "
                     "per block", kernel->device_name, max_threads);
     return record(cudaErrorLaunchOutOfResources);
+  }
+  if (!attrs.empty()) {
+    CUlaunchConfig config{};
+    config.gridDimX = grid.x;
+    config.gridDimY = grid.y;
+    config.gridDimZ = grid.z;
+    config.blockDimX = block.x;
+    config.blockDimY = block.y;
+    config.blockDimZ = block.z;
+    config.sharedMemBytes = static_cast<unsigned>(shared_mem);
+    config.hStream = stream;
+    config.attrs = const_cast<CUlaunchAttribute*>(attrs.data());
+    config.numAttrs = static_cast<unsigned>(attrs.size());
+    return record(cuLaunchKernelEx(&config, function, args, nullptr));
   }
   result = cuLaunchKernel(function, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                           static_cast<unsigned>(shared_mem), stream, args, nullptr);

@@ -1,6 +1,8 @@
 // Kernel launch: configuration checks, lazy module load, cuLaunchKernel. Thread-safe.
 #pragma once
 
+#include <span>
+
 #include "cuda/runtime/cuda_api.h"
 #include "cuda/runtime/registry.h"
 
@@ -10,8 +12,10 @@ namespace strata::cuda::runtime {
 // error): cudaErrorInvalidConfiguration for a zero or oversized grid/block or too much
 // shared memory (not sticky); cudaErrorNoKernelImageForDevice when the fatbin has no
 // usable PTX; a sticky error from an earlier device fault; driver errors mapped.
-cudaError_t launch(KernelRecord* kernel, dim3 grid, dim3 block, void** args,
-                   size_t shared_mem, cudaStream_t stream);
+// With `attrs` (cudaLaunchKernelEx, cudaLaunchCooperativeKernel) the driver launch is
+// cuLaunchKernelEx with those attributes, else cuLaunchKernel.
+cudaError_t launch(KernelRecord* kernel, dim3 grid, dim3 block, void** args, size_t shared_mem,
+                   cudaStream_t stream, std::span<const CUlaunchAttribute> attrs = {});
 
 // The configuration check alone (exposed for tests): cudaSuccess or
 // cudaErrorInvalidConfiguration, with `why` describing the violated limit.

@@ -2,12 +2,15 @@
 
 #include <vector>
 
+#include "base/exit_safe_thread_local.h"
+
 namespace strata::cuda::runtime {
 namespace {
 
+// Usable from static destructors at exit (exit_safe_thread_local.h).
+struct LaunchConfigTag;
 std::vector<LaunchConfig>& stack() {
-  thread_local std::vector<LaunchConfig> configs;
-  return configs;
+  return exit_safe_thread_local<std::vector<LaunchConfig>, LaunchConfigTag>();
 }
 
 }  // namespace

@@ -1,21 +1,14 @@
-// Managed (unified) memory allocated by cudaMallocManaged, and the advice recorded on it.
-//
-// Strata backs a managed allocation with pinned host memory mapped into the GPU address
-// space at its host address, so host and device see the same bytes at the same address:
-// memory is always coherent, migration never happens, and cudaMemPrefetchAsync /
-// cudaMemAdvise / cudaStreamAttachMemAsync are validated and recorded as hints only.
-// Advice is recorded per allocation (a range must lie inside one allocation). Thread-safe.
+// Managed (unified) memory in the runtime: thin wrappers over the driver's managed memory
+// (cuMemAllocManaged and friends, cuda/driver/managed_memory.h has the model: one copy
+// mapped at its host address in every context, hints recorded, nothing migrates).
 #pragma once
 
 #include "cuda/runtime/cuda_api.h"
 
 namespace strata::cuda::runtime {
 
-// True if `ptr` is the base of a live cudaMallocManaged allocation; then frees it and
-// stores the result in *error.
-bool free_managed(void* ptr, cudaError_t* error);
-
-// True if `ptr` lies inside a live cudaMallocManaged allocation.
+// True if `ptr` lies inside live managed memory (cudaMallocManaged or a __managed__
+// variable), as the driver's CU_POINTER_ATTRIBUTE_IS_MANAGED reports it.
 bool is_managed(const void* ptr);
 
 // cudaStreamAttachMemAsync / cudaMemPrefetchAsync for `stream` as given (the per-thread

@@ -1,8 +1,9 @@
 // The stream-ordered allocator: cudaMallocAsync, cudaFreeAsync, cudaMallocFromPoolAsync
 // (and their _ptsz per-thread-default-stream variants), cudaDevice{Get,Set,GetDefault}
-// MemPool and cudaMemPool{Create,Destroy,SetAttribute,GetAttribute,TrimTo}, on the
-// driver's cuMemAllocAsync/cuMemPool* (src/cuda/driver/api_mem_pool.cc). cudaMemPool_t is
-// CUmemoryPool, and cudaMemPoolProps / cudaMemPoolAttr have the driver's layout and values.
+// MemPool and cudaMemPool{Create,Destroy,SetAttribute,GetAttribute,TrimTo,SetAccess,
+// GetAccess}, on the driver's cuMemAllocAsync/cuMemPool* (src/cuda/driver/api_mem_pool.cc).
+// cudaMemPool_t is CUmemoryPool, and cudaMemPoolProps / cudaMemPoolAttr have the driver's
+// layout and values.
 #include "cuda/runtime/api_common.h"
 
 namespace rt = strata::cuda::runtime;
@@ -125,6 +126,29 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr,
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
   return rt::record(cuMemPoolTrimTo(memPool, minBytesToKeep));
+}
+
+// cudaMemAccessDesc, cudaMemLocation and the access flags have the driver's layout and
+// values.
+static_assert(sizeof(cudaMemAccessDesc) == sizeof(CUmemAccessDesc));
+static_assert(sizeof(cudaMemLocation) == sizeof(CUmemLocation));
+static_assert(static_cast<int>(cudaMemAccessFlagsProtReadWrite) ==
+              static_cast<int>(CU_MEM_ACCESS_FLAGS_PROT_READWRITE));
+static_assert(static_cast<int>(cudaMemLocationTypeDevice) ==
+              static_cast<int>(CU_MEM_LOCATION_TYPE_DEVICE));
+
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const cudaMemAccessDesc* descList,
+                                 size_t count) {
+  if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
+  return rt::record(
+      cuMemPoolSetAccess(memPool, reinterpret_cast<const CUmemAccessDesc*>(descList), count));
+}
+
+cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags* flags, cudaMemPool_t memPool,
+                                 cudaMemLocation* location) {
+  if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
+  return rt::record(cuMemPoolGetAccess(reinterpret_cast<CUmemAccess_flags*>(flags), memPool,
+                                       reinterpret_cast<CUmemLocation*>(location)));
 }
 
 }  // extern "C"

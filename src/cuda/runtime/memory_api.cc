@@ -28,10 +28,16 @@ cudaError_t cudaMalloc(void** devPtr, size_t size) {
 cudaError_t cudaFree(void* devPtr) {
   if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
   if (devPtr == nullptr) return cudaSuccess;
-  if (cudaError_t error; rt::free_managed(devPtr, &error)) return error;
   CUresult result = cuMemFree(reinterpret_cast<CUdeviceptr>(devPtr));
   if (result == CUDA_ERROR_INVALID_VALUE) return rt::record(cudaErrorInvalidDevicePointer);
   return rt::record(result);
+}
+
+// Free and total memory of the current device (cuMemGetInfo in its primary context).
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+  if (free == nullptr || total == nullptr) return rt::record(cudaErrorInvalidValue);
+  if (cudaError_t error = rt::enter_device(); error != cudaSuccess) return error;
+  return rt::record(cuMemGetInfo(free, total));
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {

@@ -1,9 +1,10 @@
 // cudaPointerGetAttributes: classifies a pointer through the driver's
-// cuPointerGetAttributes (current device's context) and the runtime's managed table.
+// cuPointerGetAttributes (current device's context), CU_POINTER_ATTRIBUTE_IS_MANAGED
+// included.
 // Since CUDA 11 a pointer CUDA does not know (ordinary host memory, NULL) is not an
 // error: type cudaMemoryTypeUnregistered, device cudaInvalidDeviceId, no device alias
 // and the pointer itself as the host alias (cudaPointerAttributes::hostPointer's note).
-// Managed memory (pinned host memory underneath, managed_memory.h) is reported as
+// Managed memory (host memory mapped in every context, managed_memory.h) is reported as
 // cudaMemoryTypeManaged, accessible at the same address from host and device.
 #include "cuda/runtime/api_common.h"
 #include "cuda/runtime/managed_memory.h"

@@ -1,6 +1,7 @@
 // The registration ABI called by nvcc-generated host code (crt/host_runtime.h).
 #include "cuda/runtime/registration_abi.h"
 
+#include "cuda/runtime/api_common.h"
 #include "cuda/runtime/cuda_api.h"
 #include "cuda/runtime/launch.h"
 #include "cuda/runtime/launch_config.h"
@@ -30,7 +31,29 @@ void __cudaUnregisterFatBinary(void** fatCubinHandle) {
   if (fatCubinHandle != nullptr) strata::cuda::runtime::unregister_fatbin(record_of(fatCubinHandle));
 }
 
-char __cudaInitModule(void** fatCubinHandle) { return fatCubinHandle != nullptr; }
+// Called by nvcc's host code before the first host access to a __managed__ variable of
+// the translation unit: loads the fatbin's module on the current device, which publishes
+// the variables' managed addresses. Returns nonzero on success (nvcc's code calls again
+// after a failure).
+char __cudaInitModule(void** fatCubinHandle) {
+  if (fatCubinHandle == nullptr) return 0;
+  namespace rt = strata::cuda::runtime;
+  if (rt::enter_device() != cudaSuccess) return 0;
+  CUmodule module = nullptr;
+  CUresult result = rt::fatbin_module(record_of(fatCubinHandle), rt::current_device(), &module);
+  if (result != CUDA_SUCCESS) {
+    rt::record(result);
+    return 0;
+  }
+  return 1;
+}
+
+void __cudaRegisterManagedVar(void** fatCubinHandle, void** hostVarPtrAddress, char* deviceAddress,
+                              const char* deviceName, int ext, size_t size, int constant,
+                              int global) {
+  strata::cuda::runtime::register_managed_variable(record_of(fatCubinHandle), hostVarPtrAddress,
+                                                   deviceName, size);
+}
 
 void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun,
                             const char* deviceName, int thread_limit, uint3* tid, uint3* bid,

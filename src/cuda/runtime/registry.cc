@@ -1,5 +1,6 @@
 #include "cuda/runtime/registry.h"
 
+#include <atomic>
 #include <unordered_map>
 
 #include "base/log.h"
@@ -12,6 +13,9 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::unordered_map<const void*, KernelRecord*> kernels;
+  // Every record by its own address (cudaGetKernel handles) and the records made for
+  // library CUkernels by the CUkernel.
+  std::unordered_map<const void*, KernelRecord*> handles;
   std::unordered_map<const void*, VariableRecord*> variables;
 };
 
@@ -20,9 +24,39 @@ Registry& registry() {
   return *instance;
 }
 
+// Fatbins registered and not yet unregistered, and whether the count went back to 0.
+std::atomic<int> g_live_fatbins{0};
+std::atomic<bool> g_unloading{false};
+
+// Stores the managed address of each of the fatbin's __managed__ variables where host
+// code reads it, and makes that address resolve as the symbol (caller holds
+// fatbin.mutex). The driver binds a module's managed variables to one allocation in
+// every context, so every device's load publishes the same addresses.
+void publish_managed(FatbinRecord& fatbin, CUmodule module) {
+  for (VariableRecord* variable : fatbin.managed) {
+    CUdeviceptr address = 0;
+    size_t size = 0;
+    CUresult result = cuModuleGetGlobal(&address, &size, module, variable->device_name.c_str());
+    if (result != CUDA_SUCCESS) {
+      STRATA_LOG_ERROR("cudart: __managed__ variable '{}' is not in its module: {}",
+                       variable->device_name, static_cast<int>(result));
+      continue;
+    }
+    *variable->managed_pointer = reinterpret_cast<void*>(address);
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    r.variables[reinterpret_cast<const void*>(address)] = variable;
+  }
+}
+
 }  // namespace
 
+bool runtime_unloading() {
+  return g_unloading.load(std::memory_order_acquire);
+}
+
 FatbinRecord* register_fatbin(const void* wrapper) {
+  g_live_fatbins.fetch_add(1);
   auto* record = new FatbinRecord();
   record->wrapper = wrapper;
   auto parsed = fatbin::read_wrapper(wrapper);
@@ -45,6 +79,7 @@ void register_function(FatbinRecord* fatbin, const void* host_function, const ch
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
   r.kernels[host_function] = record;
+  r.handles[record] = record;
 }
 
 void register_variable(FatbinRecord* fatbin, const void* host_variable, const char* name,
@@ -61,7 +96,26 @@ void register_variable(FatbinRecord* fatbin, const void* host_variable, const ch
   r.variables[host_variable] = record;
 }
 
+void register_managed_variable(FatbinRecord* fatbin, void** host_pointer, const char* name,
+                               size_t size) {
+  if (fatbin == nullptr || host_pointer == nullptr || name == nullptr) return;
+  auto* record = new VariableRecord();
+  record->fatbin = fatbin;
+  record->host_variable = host_pointer;
+  record->device_name = name;
+  record->size = size;
+  record->managed_pointer = host_pointer;
+  {
+    std::lock_guard lock(fatbin->mutex);
+    fatbin->managed.push_back(record);
+  }
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.variables[host_pointer] = record;
+}
+
 void unregister_fatbin(FatbinRecord* fatbin) {
+  if (g_live_fatbins.fetch_sub(1) == 1) g_unloading.store(true, std::memory_order_release);
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
   std::erase_if(r.kernels, [fatbin](const auto& e) { return e.second->fatbin == fatbin; });
@@ -70,9 +124,34 @@ void unregister_fatbin(FatbinRecord* fatbin) {
 
 KernelRecord* find_kernel(const void* host_function) {
   Registry& r = registry();
+  {
+    std::lock_guard lock(r.mutex);
+    auto it = r.kernels.find(host_function);
+    if (it != r.kernels.end()) return it->second;
+  }
+  // A cudaKernel_t from cudaLibraryGetKernel is a live CUkernel (the driver checks).
+  const char* name = nullptr;
+  auto* kernel = static_cast<CUkernel>(const_cast<void*>(host_function));
+  const bool live_kernel = host_function != nullptr && cuKernelGetName(&name, kernel) == CUDA_SUCCESS;
   std::lock_guard lock(r.mutex);
-  auto it = r.kernels.find(host_function);
-  return it == r.kernels.end() ? nullptr : it->second;
+  auto it = r.handles.find(host_function);
+  if (!live_kernel) {
+    // A handle of cudaGetKernel (a record's own address); not a library kernel's record
+    // once that kernel is gone.
+    return it != r.handles.end() && it->second->library_kernel == nullptr ? it->second : nullptr;
+  }
+  // Records are never freed (handles outlive everything): a new one when the address now
+  // names another kernel.
+  if (it != r.handles.end() && it->second->library_kernel == kernel &&
+      it->second->device_name == name) {
+    return it->second;
+  }
+  auto* record = new KernelRecord();
+  record->host_function = host_function;
+  record->device_name = name;
+  record->library_kernel = kernel;
+  r.handles[host_function] = record;
+  return record;
 }
 
 VariableRecord* find_variable(const void* host_variable) {
@@ -96,12 +175,15 @@ CUresult fatbin_module(FatbinRecord* fatbin, int device, CUmodule* module) {
     loaded.module = nullptr;
     loaded.result = load_module(fatbin->parsed, limits.cc_major, limits.cc_minor,
                                 &loaded.module);
+    if (loaded.result == CUDA_SUCCESS) publish_managed(*fatbin, loaded.module);
   }
   *module = loaded.module;
   return loaded.result;
 }
 
 CUresult kernel_function(KernelRecord* kernel, int device, CUfunction* function) {
+  // The driver loads a library kernel into the current context on demand.
+  if (kernel->library_kernel != nullptr) return cuKernelGetFunction(function, kernel->library_kernel);
   unsigned generation = device_generation(device);
   {
     std::lock_guard lock(kernel->mutex);

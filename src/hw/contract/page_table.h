@@ -15,6 +15,10 @@ namespace strata::hw {
 inline constexpr uint64_t kPteValid = 1ull << 0;
 inline constexpr uint64_t kPteWritable = 1ull << 1;
 inline constexpr uint64_t kPteSysmem = 1ull << 2;
+// Leaf only: the page is reachable by the copy engine (and the command processor) but
+// not by SM loads, stores and atomics, which fault on it as on an unmapped page (the
+// KMD's copy-only mappings of peer memory, for copies without peer access).
+inline constexpr uint64_t kPteCopyOnly = 1ull << 3;
 inline constexpr uint64_t kPteHuge = 1ull << 7;   // L2 only: 2 MiB page
 inline constexpr uint64_t kPteAddrMask = 0x000ffffffffff000ull;
 

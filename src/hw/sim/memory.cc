@@ -53,6 +53,7 @@ bool PageWalker::walk(uint64_t va, Translation* out) const {
     out->page_va = va & ~(page_size - 1);
     out->page_size = page_size;
     out->writable = (entry & kPteWritable) != 0;
+    out->sm_access = (entry & kPteCopyOnly) == 0;
     return true;
   }
   return false;

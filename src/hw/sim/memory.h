@@ -19,6 +19,7 @@ struct Translation {
   uint64_t page_va = 0;          // GPU VA of the first byte of the page
   uint64_t page_size = 0;        // kPageSize or kHugePageSize
   bool writable = false;
+  bool sm_access = true;  // false for kPteCopyOnly pages
 };
 
 class PageWalker {
@@ -43,7 +44,8 @@ class Tlb {
 
   // Host pointer for the access [va, va + size), or nullptr with *fault set.
   // `size` is 1..16 and a power of two; misaligned addresses fault (kMisaligned), as
-  // do writes through read-only pages (kWriteProtect) and unmapped pages (kUnmapped).
+  // do writes through read-only pages (kWriteProtect) and unmapped or copy-only pages
+  // (kUnmapped: the Tlb serves the SMs).
   inline uint8_t* translate(uint64_t va, uint32_t size, bool write, FaultKind* fault) {
     if ((va & (size - 1)) != 0) {
       *fault = FaultKind::kMisaligned;
@@ -52,7 +54,7 @@ class Tlb {
     Entry& e = entries_[(va >> 12) & (kEntries - 1)];
     if (e.host_page == nullptr || va - e.page_va >= e.page_size) {
       Translation t;
-      if (!walker_->walk(va, &t)) {
+      if (!walker_->walk(va, &t) || !t.sm_access) {
         *fault = FaultKind::kUnmapped;
         return nullptr;
       }

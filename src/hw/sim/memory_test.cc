@@ -122,5 +122,25 @@ TEST_F(PageWalkTest, TlbFaultsByKind) {
   EXPECT_EQ(fault, FaultKind::kUnmapped);
 }
 
+// A copy-only page (the KMD's mapping of peer memory for copies): the walk (copy engine)
+// translates it, the SMs' Tlb faults on it as on an unmapped page.
+TEST_F(PageWalkTest, CopyOnlyPageIsNotReachableBySms) {
+  const uint64_t va = 0x7000;
+  map_4k(va, 0x203000 | kPteValid | kPteWritable | kPteCopyOnly);
+  PageWalker w = walker();
+  Translation t;
+  ASSERT_TRUE(w.walk(va, &t));
+  EXPECT_EQ(t.host_page, vram_ + 0x203000);
+  EXPECT_FALSE(t.sm_access);
+  Tlb tlb(&w);
+  FaultKind fault = FaultKind::kNone;
+  EXPECT_EQ(tlb.translate(va, 4, /*write=*/false, &fault), nullptr);
+  EXPECT_EQ(fault, FaultKind::kUnmapped);
+  map_4k(va, 0x203000 | kPteValid | kPteWritable);  // upgraded to a normal page
+  ASSERT_TRUE(w.walk(va, &t));
+  EXPECT_TRUE(t.sm_access);
+  EXPECT_EQ(tlb.translate(va, 4, /*write=*/true, &fault), vram_ + 0x203000);
+}
+
 }  // namespace
 }  // namespace strata::hw::sim

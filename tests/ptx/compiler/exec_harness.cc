@@ -1,5 +1,6 @@
 #include "exec_harness.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "compiler/compiler.h"
@@ -49,6 +50,9 @@ StatusOr<hw::sim::FaultRecord> PtxExec::run_with_param_block(const std::string& 
     opts.const_bank2 = bin_.const_init;
     opts.const_bank2.resize(bin_.const_bank_size, 0);
   }
+  opts.env_bank.resize(sxbin::kEnvBankBytes, 0);  // bank 4: the launch environment
+  std::memcpy(opts.env_bank.data(), env_regs_.data(),
+              std::min<size_t>(opts.env_bank.size(), env_regs_.size() * 4));
   return h_.launch_raw(code, grid, block, words, opts);
 }
 

@@ -32,6 +32,9 @@ class PtxExec {
 
   // Dynamic shared memory for the following runs, in bytes (after the static shared).
   void set_dynamic_shared(uint32_t bytes) { dynamic_shared_ = bytes; }
+  // The launch environment (%envreg0..31, constant bank 4) of the following runs; all
+  // zero unless set, as the driver binds it for an ordinary launch.
+  void set_env_regs(const std::vector<uint32_t>& regs) { env_regs_ = regs; }
 
   const sxbin::Binary& binary() const { return bin_; }
   // The kernel's code as Strata assembly (for failure messages).
@@ -49,6 +52,7 @@ class PtxExec {
   hw::sim::testing::Harness h_;
   sxbin::Binary bin_;
   uint32_t dynamic_shared_ = 0;
+  std::vector<uint32_t> env_regs_ = std::vector<uint32_t>(sxbin::kEnvRegCount, 0);
 };
 
 }  // namespace strata::compiler::testing

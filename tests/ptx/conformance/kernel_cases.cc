@@ -8,7 +8,7 @@ namespace strata::ptx_conformance {
 const std::vector<KernelCase>& all_kernel_cases() {
   static const std::vector<KernelCase> cases = [] {
     std::vector<KernelCase> all;
-    for (auto* area : {&alu_cases, &memory_cases, &warp_cases, &control_cases, &tensor_cases, &async_cases, &misc_cases})
+    for (auto* area : {&alu_cases, &memory_cases, &warp_cases, &control_cases, &tensor_cases, &async_cases, &misc_cases, &texture_cases})
       for (KernelCase& c : (*area)()) all.push_back(std::move(c));
     return all;
   }();

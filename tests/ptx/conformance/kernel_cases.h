@@ -54,6 +54,7 @@ std::vector<KernelCase> control_cases();  // kernel_control.cc: bra/call/ret/exi
 std::vector<KernelCase> tensor_cases();   // kernel_tensor.cc: wmma/mma/ldmatrix/stmatrix
 std::vector<KernelCase> async_cases();    // kernel_async.cc: cp.async/mbarrier
 std::vector<KernelCase> misc_cases();     // kernel_misc.cc: movmatrix, cache policies, prefetch, isspacep, video, cvt.pack
+std::vector<KernelCase> texture_cases();  // kernel_texture.cc: tex/tld4/txq and surface instructions
 
 const std::vector<KernelCase>& all_kernel_cases();
 

@@ -35,7 +35,7 @@ class StrataContext final : public Context, public std::enable_shared_from_this<
     return strata_backend::create_queue(state_, std::weak_ptr<Context>(shared_from_this()));
   }
   StatusOr<std::shared_ptr<CommandBuffer>> do_create_command_buffer() override {
-    return strata_backend::create_command_buffer(state_, shared_from_this());
+    return strata_backend::create_command_buffer(state_, shared_from_this(), param_blocks_);
   }
   StatusOr<std::shared_ptr<Executable>> do_load_executable(const ExecutableSpec& spec) override {
     ASSIGN_OR_RETURN(std::shared_ptr<Buffer> code, allocator().allocate_device(spec.code.size()));
@@ -63,6 +63,7 @@ class StrataContext final : public Context, public std::enable_shared_from_this<
 
   std::shared_ptr<StrataDevice> device_;
   std::shared_ptr<ContextState> state_;
+  std::shared_ptr<ParamBlockPool> param_blocks_ = create_param_block_pool();
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct ContextState {
   ~ContextState();
   std::shared_ptr<StrataDevice> device;
   kmd::ContextId id;
+  // Other devices whose semaphore arenas are mapped (read-only, at their host address)
+  // into this context, so that its queues can wait on their semaphores.
+  std::mutex foreign_arenas_mu;
+  std::map<const StrataDevice*, std::shared_ptr<StrataDevice>> foreign_arenas;
 };
 
 class StrataDevice final : public Device {
@@ -78,18 +83,26 @@ class StrataDevice final : public Device {
 std::unique_ptr<Allocator> create_allocator(std::shared_ptr<ContextState> state);
 StatusOr<std::shared_ptr<Queue>> create_queue(std::shared_ptr<ContextState> state,
                                               std::weak_ptr<Context> context);
+// Parameter blocks (host-pinned, mapped) that a context's command buffers reuse: a
+// command buffer returns its blocks when it is destroyed, which the queue does only once
+// the GPU has consumed it. Owned by the context. Thread-safe.
+class ParamBlockPool;
+std::shared_ptr<ParamBlockPool> create_param_block_pool();
 std::shared_ptr<CommandBuffer> create_command_buffer(std::shared_ptr<ContextState> state,
-                                                     std::shared_ptr<Context> context);
+                                                     std::shared_ptr<Context> context,
+                                                     std::shared_ptr<ParamBlockPool> pool);
 StatusOr<std::shared_ptr<Semaphore>> create_semaphore(std::shared_ptr<StrataDevice> device,
                                                       uint64_t initial_value);
 
 // Semaphore internals the queue needs. semaphore_va is 0 for a semaphore of another backend.
 uint64_t semaphore_va(Semaphore& semaphore);
+// The device whose arena holds the semaphore (null for another backend's semaphore).
+const std::shared_ptr<StrataDevice>* semaphore_device(Semaphore& semaphore);
 // Records that a submission on (channel, fence) of `context` will signal the semaphore.
 void semaphore_add_pending(Semaphore& semaphore, std::weak_ptr<Context> context,
                            kmd::ChannelId channel, uint64_t fence);
 // The command buffer's context (null for another backend's buffer) and packets.
-const std::vector<uint32_t>& command_buffer_dwords(CommandBuffer& cb);
+std::span<const uint32_t> command_buffer_dwords(CommandBuffer& cb);
 const ContextState* command_buffer_context(CommandBuffer& cb);
 
 }  // namespace strata::hal::strata_backend

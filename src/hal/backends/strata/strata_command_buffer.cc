@@ -1,46 +1,116 @@
 // The strata backend's CommandBuffer: packets (hw/contract/packets.h) recorded into a
 // dword vector, replayed by copying them into a channel ring on each submission.
 // Kernel parameters are copied into host-pinned parameter blocks mapped into the
-// context (constant bank 0 points at them); blocks are 64 KiB, reused for the buffer's
-// life.
+// context (constant bank 0 points at them); blocks are one page (larger only for a
+// parameter set that needs it), reused for the buffer's life and then by the context's
+// later command buffers (ParamBlockPool), so that a
+// launch in the steady state neither allocates nor maps host memory for its parameters.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
+#include <mutex>
 
 #include "hal/backends/strata/strata_backend.h"
 #include "hw/contract/packets.h"
 
 namespace strata::hal::strata_backend {
-namespace {
 
-constexpr uint64_t kParamBlockBytes = 64 * 1024;
+class ParamBlockPool {
+ public:
+  // A free block, or null when there is none.
+  std::shared_ptr<Buffer> take() {
+    std::lock_guard lock(mutex_);
+    if (free_.empty()) return nullptr;
+    std::shared_ptr<Buffer> block = std::move(free_.back());
+    free_.pop_back();
+    return block;
+  }
+  // Keeps up to kMaxFree blocks of kBlockBytes (4 MiB: enough for the launches a
+  // stream typically has in flight); larger blocks and the rest are freed.
+  void give_back(std::shared_ptr<Buffer> block) {
+    if (block == nullptr || block->size() != kBlockBytes) return;
+    std::lock_guard lock(mutex_);
+    if (free_.size() < kMaxFree) free_.push_back(std::move(block));
+  }
+
+  // One page: a launch's parameters are usually well under 256 bytes.
+  static constexpr uint64_t kBlockBytes = 4096;
+
+ private:
+  static constexpr size_t kMaxFree = 1024;
+  std::mutex mutex_;
+  std::vector<std::shared_ptr<Buffer>> free_;
+};
+
+std::shared_ptr<ParamBlockPool> create_param_block_pool() {
+  return std::make_shared<ParamBlockPool>();
+}
+
+namespace {
 
 class StrataCommandBuffer final : public CommandBuffer {
  public:
-  StrataCommandBuffer(std::shared_ptr<ContextState> state, std::shared_ptr<Context> context)
-      : state_(std::move(state)), context_(std::move(context)), limits_(state_->device->launch_limits()) {}
+  StrataCommandBuffer(std::shared_ptr<ContextState> state, std::shared_ptr<Context> context,
+                      std::shared_ptr<ParamBlockPool> pool)
+      : state_(std::move(state)), context_(std::move(context)), pool_(std::move(pool)),
+        limits_(state_->device->launch_limits()) {}
+  // The queue drops a submitted buffer only after the GPU has consumed it, so its
+  // parameter blocks are free for reuse now.
+  ~StrataCommandBuffer() override {
+    if (pool_ == nullptr) return;
+    pool_->give_back(std::move(param_block_));
+    for (auto& block : full_param_blocks_) pool_->give_back(std::move(block));
+  }
 
-  const std::vector<uint32_t>& dwords() const { return dwords_; }
+  std::span<const uint32_t> dwords() const {
+    return heap_dwords_.empty() ? std::span<const uint32_t>(inline_dwords_.data(), dword_count_)
+                                : std::span<const uint32_t>(heap_dwords_);
+  }
   const ContextState* context_state() const { return state_.get(); }
 
  private:
+  // Room for `n` more packet dwords: in the inline buffer while they fit (a command
+  // buffer of one launch needs no allocation), then on the heap.
+  uint32_t* append_dwords(size_t n) {
+    if (heap_dwords_.empty() && dword_count_ + n <= kInlineDwords) {
+      uint32_t* out = inline_dwords_.data() + dword_count_;
+      dword_count_ += n;
+      return out;
+    }
+    if (heap_dwords_.empty()) {
+      heap_dwords_.assign(inline_dwords_.begin(), inline_dwords_.begin() + dword_count_);
+    }
+    heap_dwords_.resize(dword_count_ + n);
+    uint32_t* out = heap_dwords_.data() + dword_count_;
+    dword_count_ += n;
+    return out;
+  }
+
   template <typename T>
   void emit(hw::PacketOp op, const T& payload) {
-    const size_t at = dwords_.size();
-    dwords_.resize(at + 1 + sizeof(T) / 4);
-    dwords_[at] = hw::PacketHeader::make(op, sizeof(T) / 4).raw;
-    std::memcpy(&dwords_[at + 1], &payload, sizeof(T));
+    uint32_t* out = append_dwords(1 + sizeof(T) / 4);
+    out[0] = hw::PacketHeader::make(op, sizeof(T) / 4).raw;
+    std::memcpy(out + 1, &payload, sizeof(T));
   }
 
   // Copies `bytes` into a parameter block; returns its GPU VA.
   StatusOr<uint64_t> stage(std::span<const uint8_t> bytes) {
     const uint64_t size = (bytes.size() + 255) & ~uint64_t{255};
-    if (param_blocks_.empty() || param_used_ + size > kParamBlockBytes) {
-      ASSIGN_OR_RETURN(auto block, context_->allocator().allocate_host(kParamBlockBytes));
-      param_blocks_.push_back(std::move(block));
+    if (param_block_ == nullptr || param_used_ + size > param_block_->size()) {
+      // Pooled pages, or a block of its own for a parameter set larger than a page.
+      std::shared_ptr<Buffer> block;
+      if (size <= ParamBlockPool::kBlockBytes && pool_ != nullptr) block = pool_->take();
+      if (block == nullptr) {
+        ASSIGN_OR_RETURN(block, context_->allocator().allocate_host(
+                                    std::max<uint64_t>(size, ParamBlockPool::kBlockBytes)));
+      }
+      if (param_block_ != nullptr) full_param_blocks_.push_back(std::move(param_block_));
+      param_block_ = std::move(block);
       param_used_ = 0;
     }
-    auto& block = param_blocks_.back();
+    auto& block = param_block_;
     std::memcpy(static_cast<uint8_t*>(block->host_ptr()) + param_used_, bytes.data(), bytes.size());
     const uint64_t va = block->va() + param_used_;
     param_used_ += size;
@@ -73,7 +143,12 @@ class StrataCommandBuffer final : public CommandBuffer {
     }
     for (const ConstBankBinding& b : banks) p.cbanks[b.bank] = hw::ConstBankBinding{b.va, b.size, 0};
     emit(hw::PacketOp::kLaunch, p);
-    executables_.push_back(exe);
+    // Keep the executables alive while the buffer is (usually just one).
+    if (first_executable_ == nullptr) {
+      first_executable_ = exe;
+    } else if (exe != first_executable_) {
+      executables_.push_back(exe);
+    }
     return ok_status();
   }
 
@@ -111,23 +186,30 @@ class StrataCommandBuffer final : public CommandBuffer {
 
   std::shared_ptr<ContextState> state_;
   std::shared_ptr<Context> context_;
+  std::shared_ptr<ParamBlockPool> pool_;
   LaunchLimits limits_;
-  std::vector<uint32_t> dwords_;
-  std::vector<std::shared_ptr<Buffer>> param_blocks_;
+  static constexpr size_t kInlineDwords = 64;  // one launch packet (51) plus a little
+  std::array<uint32_t, kInlineDwords> inline_dwords_;
+  std::vector<uint32_t> heap_dwords_;  // all packets, once they outgrow the inline buffer
+  size_t dword_count_ = 0;
+  std::shared_ptr<Buffer> param_block_;  // the block being filled
+  std::vector<std::shared_ptr<Buffer>> full_param_blocks_;
   uint64_t param_used_ = 0;
   uint64_t grid_counter_ = 0;
-  std::vector<std::shared_ptr<Executable>> executables_;
+  std::shared_ptr<Executable> first_executable_;
+  std::vector<std::shared_ptr<Executable>> executables_;  // others
   std::vector<std::shared_ptr<Semaphore>> semaphores_;
 };
 
 }  // namespace
 
 std::shared_ptr<CommandBuffer> create_command_buffer(std::shared_ptr<ContextState> state,
-                                                     std::shared_ptr<Context> context) {
-  return std::make_shared<StrataCommandBuffer>(std::move(state), context);
+                                                     std::shared_ptr<Context> context,
+                                                     std::shared_ptr<ParamBlockPool> pool) {
+  return std::make_shared<StrataCommandBuffer>(std::move(state), context, std::move(pool));
 }
 
-const std::vector<uint32_t>& command_buffer_dwords(CommandBuffer& cb) {
+std::span<const uint32_t> command_buffer_dwords(CommandBuffer& cb) {
   return static_cast<StrataCommandBuffer&>(cb).dwords();  // after command_buffer_context()
 }
 

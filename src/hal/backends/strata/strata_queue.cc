@@ -74,6 +74,10 @@ class StrataQueue final : public Queue {
         fail_all(signal, s);
         return s;
       }
+      if (Status s = map_foreign_arena(*v.semaphore); !s.ok()) {
+        fail_all(signal, s);
+        return s;
+      }
     }
     std::lock_guard lock(mu_);
     reclaim_locked();
@@ -98,6 +102,22 @@ class StrataQueue final : public Queue {
     f.semaphores.insert(f.semaphores.end(), signal.begin(), signal.end());
     in_flight_.push_back(std::move(f));
     last_fence_ = s.fence;
+    return ok_status();
+  }
+
+  // A semaphore of another device of this backend: its arena (host memory) is mapped
+  // read-only into this context at its host address on first use, so the acquire
+  // packet reads it like the device's own arena. The GPU re-checks a waiting acquire at
+  // least every 100 us (docs/hw-contract.md), so the other device's release is seen
+  // without a doorbell here.
+  Status map_foreign_arena(Semaphore& semaphore) {
+    const std::shared_ptr<StrataDevice>* owner = semaphore_device(semaphore);
+    if (owner == nullptr || owner->get() == state_->device.get()) return ok_status();
+    std::lock_guard lock(state_->foreign_arenas_mu);
+    if (state_->foreign_arenas.count(owner->get()) != 0) return ok_status();
+    kmd::KmdHostMap map{state_->id, 0, (*owner)->arena_va(), (*owner)->arena_bytes()};
+    RETURN_IF_ERROR(kmd::kmd_ioctl(kmd(), kmd::kIoctlHostMap, &map));
+    state_->foreign_arenas[owner->get()] = *owner;
     return ok_status();
   }
 

@@ -23,6 +23,7 @@ class StrataSemaphore final : public Semaphore {
   ~StrataSemaphore() override { device_->free_slot(slot_); }
 
   uint64_t va() const { return reinterpret_cast<uint64_t>(slot_); }
+  const std::shared_ptr<StrataDevice>& device() const { return device_; }
   uint64_t value() const { return std::atomic_ref<uint64_t>(*slot_).load(std::memory_order_acquire); }
 
   void add_pending(std::weak_ptr<Context> context, kmd::ChannelId channel, uint64_t fence) {
@@ -135,6 +136,11 @@ StatusOr<std::shared_ptr<Semaphore>> create_semaphore(std::shared_ptr<StrataDevi
 uint64_t semaphore_va(Semaphore& semaphore) {
   auto* s = dynamic_cast<StrataSemaphore*>(&semaphore);
   return s == nullptr ? 0 : s->va();
+}
+
+const std::shared_ptr<StrataDevice>* semaphore_device(Semaphore& semaphore) {
+  auto* s = dynamic_cast<StrataSemaphore*>(&semaphore);
+  return s == nullptr ? nullptr : &s->device();
 }
 
 void semaphore_add_pending(Semaphore& semaphore, std::weak_ptr<Context> context,

@@ -91,6 +91,11 @@ FaultRecord Harness::launch_raw(const std::vector<uint8_t>& bytes, Dim grid, Dim
     write(va, opts.const_bank2);
     p.cbanks[2] = ConstBankBinding{va, static_cast<uint32_t>(opts.const_bank2.size()), 0};
   }
+  if (!opts.env_bank.empty()) {
+    const uint64_t va = alloc(opts.env_bank.size(), /*writable=*/false);
+    write(va, opts.env_bank);
+    p.cbanks[4] = ConstBankBinding{va, static_cast<uint32_t>(opts.env_bank.size()), 0};
+  }
   GridLaunch l;
   l.packet = &p;
   l.program = program.get();

@@ -50,6 +50,7 @@ struct LaunchOptions {
   // code).
   std::optional<bool> check_hazards;
   std::vector<uint8_t> const_bank2;  // the module's .const data, bound as bank 2 when not empty
+  std::vector<uint8_t> env_bank;     // the launch environment (%envreg), bank 4 when not empty
 };
 
 class Harness {

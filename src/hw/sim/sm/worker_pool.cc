@@ -7,8 +7,11 @@
 namespace strata::hw::sim {
 
 WorkerPool& WorkerPool::instance() {
-  static WorkerPool pool;
-  return pool;
+  // Never destroyed: at process exit a command processor may still be running a grid
+  // (work left pending when main returns) while static destructors run, and destroying
+  // the pool under it would deadlock the exit.
+  static auto* pool = new WorkerPool();
+  return *pool;
 }
 
 WorkerPool::~WorkerPool() {

@@ -6,6 +6,12 @@
 
 namespace strata::hal {
 
+void CommandBuffer::reset() {
+  do_reset();
+  finalized_ = false;
+  command_count_ = 0;
+}
+
 Status CommandBuffer::recordable() const {
   if (finalized_) return error(Code::kInvalidValue, "command buffer is finalized; record into a new one");
   return ok_status();

@@ -76,6 +76,11 @@ class CommandBuffer {
 
   Status finalize();
   bool finalized() const { return finalized_; }
+  // Empties the buffer and returns it to the recording state, so that it can be
+  // recorded again without allocating (the backend keeps its storage; the strata
+  // backend its current parameter block). The caller must hold the only reference: no
+  // submission of it may be pending. Drops the executables and semaphores it kept.
+  void reset();
   int command_count() const { return command_count_; }
 
  protected:
@@ -92,6 +97,7 @@ class CommandBuffer {
   virtual Status do_write_timestamp(uint64_t va) = 0;
   virtual Status do_invalidate_icache(uint64_t va, uint64_t size) = 0;
   virtual Status do_finalize() = 0;
+  virtual void do_reset() = 0;
   // Launch-shape validation against the device's arch config (backends provide it).
   virtual const LaunchLimits& launch_limits() const = 0;
 

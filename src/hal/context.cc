@@ -1,13 +1,20 @@
 #include "hal/context.h"
 
+#include <fmt/format.h>
+
 #include "base/log.h"
 
 namespace strata::hal {
 
-StatusOr<std::shared_ptr<Queue>> Context::create_queue() {
-  STRATA_LOG_DEBUG("hal: context {} create_queue", static_cast<void*>(this));
+StatusOr<std::shared_ptr<Queue>> Context::create_queue(uint32_t priority) {
+  STRATA_LOG_DEBUG("hal: context {} create_queue (priority {})", static_cast<void*>(this),
+                   priority);
+  if (priority > kMaxQueuePriority) {
+    return error(Code::kInvalidValue,
+                 fmt::format("create_queue: priority {} is above {}", priority, kMaxQueuePriority));
+  }
   RETURN_IF_ERROR(status());
-  return do_create_queue();
+  return do_create_queue(priority);
 }
 
 StatusOr<std::shared_ptr<CommandBuffer>> Context::create_command_buffer() {

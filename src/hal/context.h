@@ -31,8 +31,10 @@ class Context {
   Device& device() const { return *device_; }
   Allocator& allocator() { return *allocator_; }
 
-  // A new hardware channel. kOutOfMemory when the device has no free channel.
-  StatusOr<std::shared_ptr<Queue>> create_queue();
+  // A new hardware channel scheduled at `priority` (queue.h: 0, the default, is the
+  // lowest; kMaxQueuePriority the highest). kOutOfMemory when the device has no free
+  // channel; kInvalidValue for a priority above kMaxQueuePriority.
+  StatusOr<std::shared_ptr<Queue>> create_queue(uint32_t priority = 0);
   StatusOr<std::shared_ptr<CommandBuffer>> create_command_buffer();
   // Validates `spec` (Executable::validate), uploads the code, assigns kernel ids.
   StatusOr<std::shared_ptr<Executable>> load_executable(const ExecutableSpec& spec);
@@ -44,7 +46,7 @@ class Context {
  protected:
   Context(std::shared_ptr<Device> device, std::unique_ptr<Allocator> allocator)
       : device_(std::move(device)), allocator_(std::move(allocator)) {}
-  virtual StatusOr<std::shared_ptr<Queue>> do_create_queue() = 0;
+  virtual StatusOr<std::shared_ptr<Queue>> do_create_queue(uint32_t priority) = 0;
   virtual StatusOr<std::shared_ptr<CommandBuffer>> do_create_command_buffer() = 0;
   virtual StatusOr<std::shared_ptr<Executable>> do_load_executable(const ExecutableSpec& spec) = 0;
   virtual std::optional<DeviceFault> do_fault() = 0;

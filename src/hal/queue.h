@@ -13,6 +13,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <span>
 
@@ -21,6 +22,11 @@
 #include "hal/semaphore.h"
 
 namespace strata::hal {
+
+// Queue priorities: 0 (the default) is the lowest, kMaxQueuePriority the highest. When
+// several queues of a device have work ready, the device starts the next command of the
+// highest-priority one first (between commands: work already running is not preempted).
+inline constexpr uint32_t kMaxQueuePriority = 7;
 
 class Queue {
  public:

@@ -78,9 +78,9 @@ Widths widths(const Inst& i) {
       return {2, is_wide_address(i) ? 2 : 1, 1, 1};
     case Opcode::TEX: {  // isa/texture.h
       const TexGeom g = tex_geom(i.mod);
-      const int c = tex_lod(i.mod) == TexLod::kLevel ? 1
+      const int c = tex_lod(i.mod) == TexLod::kLevel  ? 1
                     : tex_lod(i.mod) == TexLod::kGrad ? (tex_dims(g) == 1 ? 2 : 4)
-                                                       : 1;
+                                                      : 1;
       return {4, 2, tex_coord_regs(g), c};
     }
     case Opcode::TLD4:

@@ -370,6 +370,10 @@ Status KmdDevice::channel_create(KmdChannelCreate* r) {
     return error(Code::kInvalidValue,
                  fmt::format("kmd: ring size {} is not a power of two in [4 KiB, 16 MiB]", ring_bytes));
   }
+  if (r->priority > hw::kMaxChannelPriority) {
+    return error(Code::kInvalidValue, fmt::format("kmd: channel priority {} is above {}",
+                                                  r->priority, hw::kMaxChannelPriority));
+  }
   uint32_t hw = 0;
   while (hw < num_channels_ && hw_channels_[hw] != 0) ++hw;
   if (hw == num_channels_) {
@@ -394,6 +398,7 @@ Status KmdDevice::channel_create(KmdChannelCreate* r) {
   gpu_->write_reg(hw::channel_reg(hw, hw::REG_CH_PT_BASE_LO), static_cast<uint32_t>(pt));
   gpu_->write_reg(hw::channel_reg(hw, hw::REG_CH_PT_BASE_HI), static_cast<uint32_t>(pt >> 32));
   gpu_->write_reg(hw::channel_reg(hw, hw::REG_CH_ASID), context->asid);
+  gpu_->write_reg(hw::channel_reg(hw, hw::REG_CH_PRIORITY), r->priority);
   gpu_->write_reg(hw::channel_reg(hw, hw::REG_CH_PUT), 0);
   gpu_->write_reg(hw::channel_reg(hw, hw::REG_CH_CTRL), kCtrlEnable);
 
@@ -448,21 +453,25 @@ Status KmdDevice::submit(KmdSubmit* r) {
   }
   std::lock_guard submit(channel->submit_mu);
   Ring& ring = *channel->ring;
-  std::vector<std::span<const uint32_t>> packets;
-  RETURN_IF_ERROR(for_each_packet(std::span<const uint32_t>(r->dwords, r->dword_count),
-                                  ring.max_packet_dwords(),
-                                  [&](std::span<const uint32_t> p) { packets.push_back(p); }));
+  // Validate every packet before writing any (nothing is allocated per submission).
+  const std::span<const uint32_t> dwords(r->dwords, r->dword_count);
+  RETURN_IF_ERROR(
+      for_each_packet(dwords, ring.max_packet_dwords(), [](std::span<const uint32_t>) {}));
   const uint64_t fence = channel->next_fence.load();
   uint32_t fence_packet[1 + sizeof(hw::SemPacket) / 4];
   fence_packet[0] = hw::PacketHeader::make(hw::PacketOp::kSemRelease, sizeof(hw::SemPacket) / 4,
                                            hw::kPacketInterrupt).raw;
   const hw::SemPacket sem{fence_va(channel->hw), fence};
   std::memcpy(&fence_packet[1], &sem, sizeof(sem));
-  packets.emplace_back(fence_packet, std::size(fence_packet));
 
   const uint32_t put_reg = hw::channel_reg(channel->hw, hw::REG_CH_PUT);
   const uint32_t get_reg = hw::channel_reg(channel->hw, hw::REG_CH_GET);
-  for (std::span<const uint32_t> packet : packets) {
+  // The validated packets, then the fence.
+  for (size_t i = 0; i <= dwords.size();) {
+    const std::span<const uint32_t> packet =
+        i == dwords.size() ? std::span<const uint32_t>(fence_packet)
+                           : dwords.subspan(i, 1 + hw::PacketHeader{dwords[i]}.dwords());
+    i += i == dwords.size() ? 1 : packet.size();
     const uint32_t needed = ring.bytes_needed(static_cast<uint32_t>(packet.size()));
     while (ring.free_bytes(gpu_->read_reg(get_reg) & (ring.size_bytes() - 1)) < needed) {
       // Ring full: let the GPU consume what is queued, and stop if the channel died.
@@ -490,6 +499,9 @@ Status KmdDevice::fence_wait(KmdFenceWait* r) {
     if (fence_value(channel->hw) >= r->fence) return ok_status();
     if (!channel->failure.ok()) return channel->failure;
     const auto now = Clock::now();
+    // A poll (timeout 0, the HAL reclaiming completed work) gets a short message: no
+    // allocation.
+    if (r->timeout_ns == 0) return error(Code::kNotReady, "fence pending");
     if (now >= deadline) return timed_out(fmt::format("fence {} of channel {}", r->fence, r->channel));
     event_cv_.wait_until(lock, std::min(deadline, now + kMaxWaitSlice));
   }

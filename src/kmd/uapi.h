@@ -141,6 +141,7 @@ struct KmdChannelCreate {
   ChannelId channel;            // out
   uint32_t hw_channel;          // out: hardware channel number
   uint32_t ring_bytes;          // in: 0 (64 KiB) or a power of two, 4 KiB..16 MiB
+  uint32_t priority;            // in: CH_PRIORITY, 0 (default, lowest)..hw::kMaxChannelPriority
 };
 struct KmdChannelDestroy {
   ChannelId channel;            // in: waits for pending work (bounded) then frees

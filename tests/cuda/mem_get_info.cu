@@ -18,8 +18,8 @@ int main() {
   size_t free1 = 0, total1 = 0;
   CHECK_CUDA(cudaMemGetInfo(&free1, &total1));
   EXPECT_TRUE(total1 == total, "total changed: %zu -> %zu", total, total1);
-  EXPECT_TRUE(free1 + bytes <= free0, "free %zu -> %zu after a %zu-byte cudaMalloc", free0,
-              free1, bytes);
+  EXPECT_TRUE(free1 + bytes <= free0, "free %zu -> %zu after a %zu-byte cudaMalloc", free0, free1,
+              bytes);
   CHECK_CUDA(cudaFree(p));
   size_t free2 = 0;
   CHECK_CUDA(cudaMemGetInfo(&free2, &total1));

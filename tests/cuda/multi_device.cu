@@ -49,6 +49,32 @@ int main() {
     EXPECT_TRUE(prop.multiProcessorCount > 0, "device %d has no SMs", dev);
     CHECK_CUDA(cudaFree(d[dev]));
   }
+  // A stream of device 1 can be queried, synchronised and inspected while device 0 is
+  // current (the stream carries its device); work is still launched on device 1.
+  cudaStream_t s1 = nullptr;
+  CHECK_CUDA(cudaSetDevice(1));
+  CHECK_CUDA(cudaStreamCreate(&s1));
+  int* d1 = nullptr;
+  CHECK_CUDA(cudaMalloc(&d1, n * sizeof(int)));
+  iota_scaled<<<(n + 63) / 64, 64, 0, s1>>>(d1, 7, n);
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaSetDevice(0));
+  cudaError_t q = cudaStreamQuery(s1);
+  EXPECT_TRUE(q == cudaSuccess || q == cudaErrorNotReady, "cudaStreamQuery(other device) -> %s",
+              cudaGetErrorName(q));
+  CHECK_CUDA(cudaStreamSynchronize(s1));
+  CHECK_CUDA(cudaStreamQuery(s1));
+  unsigned int flags = 99;
+  CHECK_CUDA(cudaStreamGetFlags(s1, &flags));
+  EXPECT_TRUE(flags == cudaStreamDefault, "flags %u", flags);
+  std::vector<int> out1(n, -1);
+  CHECK_CUDA(cudaMemcpy(out1.data(), d1, n * sizeof(int), cudaMemcpyDefault));
+  for (int i = 0; i < n; ++i) {
+    EXPECT_TRUE(out1[i] == 7 * i, "stream of device 1: out[%d] = %d", i, out1[i]);
+  }
+  CHECK_CUDA(cudaStreamDestroy(s1));
+  CHECK_CUDA(cudaSetDevice(1));
+  CHECK_CUDA(cudaFree(d1));
   std::printf("PASS multi_device\n");
   return 0;
 }

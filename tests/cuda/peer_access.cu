@@ -6,9 +6,9 @@
 // cudaMemcpyDefault between the devices' pointers (unified addressing),
 // cudaPointerGetAttributes of the other device's pointer, and a fault once access is
 // disabled again; the driver API's equivalents (cuCtxEnablePeerAccess, cuMemcpyPeer,
-// cuDeviceGetP2PAttribute) and their errors. With PEER_ACCESS_COPY_ONLY=1 in the environment it checks instead that
-// copies between the devices do not grant access: a kernel of device 0 still faults on
-// device 1's memory after cudaMemcpyPeer and cudaMemcpyDefault copies of it.
+// cuDeviceGetP2PAttribute) and their errors. With PEER_ACCESS_COPY_ONLY=1 in the environment it
+// checks instead that copies between the devices do not grant access: a kernel of device 0 still
+// faults on device 1's memory after cudaMemcpyPeer and cudaMemcpyDefault copies of it.
 #include <cuda.h>
 
 #include <cstdlib>
@@ -16,12 +16,12 @@
 
 #include "test_check.h"
 
-#define EXPECT_ERROR(call, expected)                                                 \
-  do {                                                                               \
-    cudaError_t e_ = (call);                                                         \
+#define EXPECT_ERROR(call, expected)                                                    \
+  do {                                                                                  \
+    cudaError_t e_ = (call);                                                            \
     EXPECT_TRUE(e_ == (expected), "%s -> %s, expected %s", #call, cudaGetErrorName(e_), \
-                cudaGetErrorName(expected));                                         \
-    (void)cudaGetLastError();                                                        \
+                cudaGetErrorName(expected));                                            \
+    (void)cudaGetLastError();                                                           \
   } while (0)
 
 constexpr int kN = 3000;
@@ -32,7 +32,7 @@ __global__ void touch_peer(int* remote, const int* remote_in, int* counter, int*
   if (i < n) {
     remote[i] = remote_in[i] * 7 + 1;  // load and store device 1's memory
     local[i] = remote_in[i];
-    atomicAdd(counter, 1);             // atomics on device 1's memory
+    atomicAdd(counter, 1);  // atomics on device 1's memory
   }
 }
 
@@ -152,7 +152,8 @@ int main() {
                   CUDA_ERROR_INVALID_DEVICE,
               "cuDeviceGetP2PAttribute on one device");
   EXPECT_TRUE(cuDeviceGetP2PAttribute(&value, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 1) ==
-                      CUDA_SUCCESS && value == 1,
+                      CUDA_SUCCESS &&
+                  value == 1,
               "cuDeviceGetP2PAttribute(ACCESS_SUPPORTED, 0, 1) = %d", value);
 
   CHECK_CUDA(cudaDeviceEnablePeerAccess(1, 0));
@@ -188,8 +189,9 @@ int main() {
   EXPECT_ERROR(cudaMemcpyPeer(a0, 0, a1, 3, kN * sizeof(int)), cudaErrorInvalidDevice);
   CHECK_CUDA(cudaSetDevice(0));
   fill<<<(kN + 127) / 128, 128>>>(a0, 7000, kN);
-  EXPECT_TRUE(cuMemcpyPeer((CUdeviceptr)a1, ctx1, (CUdeviceptr)a0, ctx0, kN * sizeof(int)) ==
-                  CUDA_SUCCESS, "cuMemcpyPeer");
+  EXPECT_TRUE(
+      cuMemcpyPeer((CUdeviceptr)a1, ctx1, (CUdeviceptr)a0, ctx0, kN * sizeof(int)) == CUDA_SUCCESS,
+      "cuMemcpyPeer");
   expect_values("cuMemcpyPeer 0 -> 1", a1, 7000, 1, 0);
 
   // cudaMemcpyPeerAsync in a stream of device 0, ordered after device 1's pending kernel.

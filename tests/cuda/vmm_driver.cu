@@ -7,29 +7,28 @@
 // of a second device made accessible to the first (with STRATA_DEVICES=2), and a fault
 // when a kernel touches a mapped range whose access was never set.
 #include <cuda.h>
-
 #include <unistd.h>
 
 #include <vector>
 
 #include "test_check.h"
 
-#define CHECK_CU(call)                                                                   \
-  do {                                                                                   \
-    CUresult r_ = (call);                                                                \
-    if (r_ != CUDA_SUCCESS) {                                                            \
-      const char* name_ = nullptr;                                                       \
-      cuGetErrorName(r_, &name_);                                                        \
+#define CHECK_CU(call)                                                                       \
+  do {                                                                                       \
+    CUresult r_ = (call);                                                                    \
+    if (r_ != CUDA_SUCCESS) {                                                                \
+      const char* name_ = nullptr;                                                           \
+      cuGetErrorName(r_, &name_);                                                            \
       std::printf("FAIL %s:%d: %s -> %s\n", __FILE__, __LINE__, #call, name_ ? name_ : "?"); \
-      std::exit(1);                                                                      \
-    }                                                                                    \
+      std::exit(1);                                                                          \
+    }                                                                                        \
   } while (0)
 
-#define EXPECT_CU(call, expected)                                                        \
-  do {                                                                                   \
-    CUresult r_ = (call);                                                                \
-    EXPECT_TRUE(r_ == (expected), "%s -> %d, expected %d (%s)", #call, (int)r_,         \
-                (int)(expected), #expected);                                             \
+#define EXPECT_CU(call, expected)                                                                \
+  do {                                                                                           \
+    CUresult r_ = (call);                                                                        \
+    EXPECT_TRUE(r_ == (expected), "%s -> %d, expected %d (%s)", #call, (int)r_, (int)(expected), \
+                #expected);                                                                      \
   } while (0)
 
 __global__ void fill(unsigned* p, unsigned base, size_t n) {
@@ -47,7 +46,9 @@ __global__ void sum_into(const unsigned* p, unsigned long long* out, size_t n) {
   if (i < n) atomicAdd(out, (unsigned long long)p[i]);
 }
 
-static unsigned blocks(size_t n) { return (unsigned)((n + 255) / 256); }
+static unsigned blocks(size_t n) {
+  return (unsigned)((n + 255) / 256);
+}
 
 static void expect_range(const char* what, CUdeviceptr p, size_t n, unsigned base, unsigned delta) {
   std::vector<unsigned> h(n);
@@ -81,14 +82,16 @@ int main() {
   CHECK_CUDA(cudaGetDeviceCount(&devices));
 
   int vmm_supported = 0;
-  CHECK_CU(cuDeviceGetAttribute(&vmm_supported, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 0));
+  CHECK_CU(cuDeviceGetAttribute(&vmm_supported,
+                                CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 0));
   EXPECT_TRUE(vmm_supported == 1, "CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = %d",
               vmm_supported);
 
   CUmemAllocationProp prop = device_prop(0);
   size_t granularity = 0, recommended = 0;
   CHECK_CU(cuMemGetAllocationGranularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
-  CHECK_CU(cuMemGetAllocationGranularity(&recommended, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED));
+  CHECK_CU(
+      cuMemGetAllocationGranularity(&recommended, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED));
   EXPECT_TRUE(granularity > 0 && (granularity & (granularity - 1)) == 0,
               "granularity %zu is not a power of two", granularity);
   EXPECT_TRUE(recommended >= granularity && recommended % granularity == 0,
@@ -123,11 +126,11 @@ int main() {
 
   // Map both back to back, checking the mapping errors on the way.
   CHECK_CU(cuMemMap(va, size1, 0, h1, 0));
-  EXPECT_CU(cuMemMap(va, size1, 0, h2, 0), CUDA_ERROR_INVALID_VALUE);        // already mapped
-  EXPECT_CU(cuMemMap(va + size1, g / 2, 0, h2, 0), CUDA_ERROR_INVALID_VALUE);  // size
+  EXPECT_CU(cuMemMap(va, size1, 0, h2, 0), CUDA_ERROR_INVALID_VALUE);              // already mapped
+  EXPECT_CU(cuMemMap(va + size1, g / 2, 0, h2, 0), CUDA_ERROR_INVALID_VALUE);      // size
   EXPECT_CU(cuMemMap(va + size1, size2 + g, 0, h2, 0), CUDA_ERROR_INVALID_VALUE);  // > allocation
-  EXPECT_CU(cuMemMap(va + size1, size2, 0, h2, 1), CUDA_ERROR_INVALID_VALUE);  // flags
-  EXPECT_CU(cuMemMap(va + total + g, g, 0, h2, 0), CUDA_ERROR_INVALID_VALUE);  // outside
+  EXPECT_CU(cuMemMap(va + size1, size2, 0, h2, 1), CUDA_ERROR_INVALID_VALUE);      // flags
+  EXPECT_CU(cuMemMap(va + total + g, g, 0, h2, 0), CUDA_ERROR_INVALID_VALUE);      // outside
   CHECK_CU(cuMemMap(va + size1, size2, 0, h2, 0));
 
   // Access starts at none; set read-write for device 0 over the whole range.
@@ -142,7 +145,8 @@ int main() {
   EXPECT_CU(cuMemSetAccess(va, total, &desc, 0), CUDA_ERROR_INVALID_VALUE);
   set_access(va, total, 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
   CHECK_CU(cuMemGetAccess(&flags, &dev0, va + size1 + 8));
-  EXPECT_TRUE(flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "access after cuMemSetAccess: %llu", flags);
+  EXPECT_TRUE(flags == CU_MEM_ACCESS_FLAGS_PROT_READWRITE, "access after cuMemSetAccess: %llu",
+              flags);
 
   // Kernels over the whole, contiguous range.
   const size_t n = total / sizeof(unsigned);
@@ -196,7 +200,8 @@ int main() {
   CHECK_CUDA(cudaMemcpy(&got_sum, sum, sizeof(got_sum), cudaMemcpyDeviceToHost));
   unsigned long long want_sum = 0;
   for (size_t i = 0; i < n1; ++i) want_sum += 1000 + i + 13;
-  EXPECT_TRUE(got_sum == want_sum, "sum over read-only range %llu, expected %llu", got_sum, want_sum);
+  EXPECT_TRUE(got_sum == want_sum, "sum over read-only range %llu, expected %llu", got_sum,
+              want_sum);
 
   CHECK_CU(cuMemUnmap(va, size2));
   CHECK_CU(cuMemUnmap(va + size2, size1));
@@ -277,7 +282,8 @@ int main() {
   CUmemGenericAllocationHandle hfd = 0;
   CHECK_CU(cuMemCreate(&hfd, g, &fd_prop, 0));
   int fd = -1;
-  CUresult exported = cuMemExportToShareableHandle(&fd, hfd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+  CUresult exported =
+      cuMemExportToShareableHandle(&fd, hfd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
   EXPECT_TRUE(exported == CUDA_SUCCESS || exported == CUDA_ERROR_NOT_SUPPORTED,
               "cuMemExportToShareableHandle -> %d", (int)exported);
   if (exported == CUDA_SUCCESS) close(fd);
@@ -302,7 +308,7 @@ int main() {
     fill<<<blocks(np), 256>>>((unsigned*)vp, 7, np);  // device 0 writes device 1's memory
     CHECK_CUDA(cudaDeviceSynchronize());
     CHECK_CUDA(cudaSetDevice(1));
-    add<<<blocks(np), 256>>>((unsigned*)vp, 1, np);   // device 1 updates its own
+    add<<<blocks(np), 256>>>((unsigned*)vp, 1, np);  // device 1 updates its own
     CHECK_CUDA(cudaDeviceSynchronize());
     expect_range("device 1 memory written by device 0", vp, np, 7, 1);
     CHECK_CUDA(cudaSetDevice(0));

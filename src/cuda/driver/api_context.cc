@@ -143,7 +143,7 @@ CUresult CUDAAPI cuCtxSetCurrent(CUcontext handle) {
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext* pctx) {
   return api_call("cuCtxGetCurrent", [&]() -> Status {
     if (pctx == nullptr) return null_arg("cuCtxGetCurrent", "pctx");
-    RETURN_IF_ERROR(devices().status());
+    RETURN_IF_ERROR(initialized());
     std::shared_ptr<Context> ctx = current_context();
     *pctx = ctx ? ctx->handle() : nullptr;
     return ok_status();

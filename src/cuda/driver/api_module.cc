@@ -159,7 +159,9 @@ CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunc
       case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = cc; return ok_status();
       case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; return ok_status();
       case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-        *pi = static_cast<int>(std::max(f->max_dynamic_shared(), default_max_dynamic_shared(k, arch)));
+        // Exactly what was set; until then CUDA's default (48 KiB less the static part).
+        *pi = static_cast<int>(f->max_dynamic_shared() != 0 ? f->max_dynamic_shared()
+                                                             : default_max_dynamic_shared(k, arch));
         return ok_status();
       case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = f->preferred_carveout(); return ok_status();
       case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:

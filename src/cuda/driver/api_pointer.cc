@@ -8,6 +8,7 @@
 // CUDA_ERROR_INVALID_VALUE.
 #include <cstring>
 
+#include "cuda/driver/api_misc.h"
 #include "cuda/driver/api_util.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/managed_memory.h"
@@ -67,6 +68,10 @@ Status query(const char* api, CUpointer_attribute attribute, void* data, Context
       return ok_status();
     case CU_POINTER_ATTRIBUTE_MAPPED:
       put<bool>(data, buffer != nullptr);
+      return ok_status();
+    case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:  // as cuPointerSetAttribute left it
+      if (buffer == nullptr) return not_cuda();
+      put<bool>(data, buffer_sync_memops(buffer));
       return ok_status();
     default:
       return error(Code::kInvalidValue, fmt::format("{}: pointer attribute {} is not supported",

@@ -23,17 +23,28 @@ CUresult CUDAAPI cuStreamCreate(CUstream* phStream, unsigned int Flags) {
 }
 
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream* phStream, unsigned int flags, int priority) {
-  // Strata has one stream priority (cuCtxGetStreamPriorityRange reports [0, 0]);
-  // CUDA clamps out-of-range priorities, so every priority is accepted.
-  return cuStreamCreate(phStream, flags);
+  // CUDA clamps out-of-range priorities (Stream::create), so every priority is accepted.
+  return api_call("cuStreamCreateWithPriority", [&]() -> Status {
+    if (phStream == nullptr) return null_arg("cuStreamCreateWithPriority", "phStream");
+    if ((flags & ~static_cast<unsigned int>(CU_STREAM_NON_BLOCKING)) != 0) {
+      return error(Code::kInvalidValue,
+                   fmt::format("cuStreamCreateWithPriority: unknown flags {:#x}", flags));
+    }
+    ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    ASSIGN_OR_RETURN(std::shared_ptr<Stream> s,
+                     Stream::create(ctx.get(), Stream::Kind::kUser, flags, priority));
+    handles().streams.insert(s);
+    *phStream = s->handle();
+    return ok_status();
+  });
 }
 
 CUresult CUDAAPI cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
   return api_call("cuCtxGetStreamPriorityRange", [&]() -> Status {
     RETURN_IF_ERROR(checked_current_context().status());
-    // One priority level; either pointer may be NULL (that value is not returned).
-    if (leastPriority != nullptr) *leastPriority = 0;
-    if (greatestPriority != nullptr) *greatestPriority = 0;
+    // Either pointer may be NULL (that value is not returned).
+    if (leastPriority != nullptr) *leastPriority = kLeastStreamPriority;
+    if (greatestPriority != nullptr) *greatestPriority = kGreatestStreamPriority;
     return ok_status();
   });
 }

@@ -10,5 +10,7 @@ constexpr bool kPerThreadDefault = true;
 
 #include "cuda/driver/api_stream_ops.inc"
 #include "cuda/driver/api_stream_ops_2d.inc"
+
+// Uses current_stream() from api_stream_ops.inc.
 #include "cuda/driver/api_peer_ops.inc"
 #include "cuda/driver/api_stream_ops_array.inc"

@@ -77,6 +77,13 @@ StatusOr<CUstreamCaptureMode> exchange_capture_mode(CUstreamCaptureMode mode);
 // call) is illegal on a capturing stream.
 std::optional<Status> capture_node(Stream& stream, bool async,
                                    const std::function<StatusOr<NodeParams>()>& make);
+// The same for any callable, passed by reference: no std::function allocation on the
+// hot path (every launch and copy asks whether its stream is capturing).
+// (A std::function argument still picks the overload above: non-templates win ties.)
+template <typename Make>
+std::optional<Status> capture_node(Stream& stream, bool async, const Make& make) {
+  return capture_node(stream, async, std::function<StatusOr<NodeParams>()>(std::cref(make)));
+}
 // 1D copy and fill nodes (addresses are unified).
 std::optional<Status> capture_copy(Stream& stream, uint64_t dst, uint64_t src, uint64_t bytes,
                                    bool async);

@@ -36,7 +36,8 @@ class Context : public std::enable_shared_from_this<Context> {
   CUcontext handle() { return reinterpret_cast<CUcontext>(this); }
   Device& device() const { return *device_; }
   hal::Context& hal() const { return *hal_; }
-  unsigned int flags() const { return flags_; }
+  unsigned int flags() const { return flags_.load(); }
+  void set_flags(unsigned int flags) { flags_.store(flags); }  // cuCtxSetFlags
   bool primary() const { return primary_; }
 
   // OK; the sticky fault error; or CUDA_ERROR_CONTEXT_IS_DESTROYED.
@@ -96,7 +97,7 @@ class Context : public std::enable_shared_from_this<Context> {
 
   Device* device_;
   std::shared_ptr<hal::Context> hal_;
-  unsigned int flags_;
+  std::atomic<unsigned int> flags_;
   bool primary_;
   std::atomic<bool> destroyed_{false};
   std::atomic<bool> fault_logged_{false};

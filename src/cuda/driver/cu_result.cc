@@ -2,6 +2,7 @@
 
 #include "base/log.h"
 #include "cuda/driver/error_strings.h"
+#include "cuda/driver/logs.h"
 
 namespace strata::cuda::driver {
 
@@ -16,6 +17,8 @@ CUresult to_cu_result(const char* api, const Status& status) {
   CUresult result = to_cu_result(status.code());
   if (status.code() != Code::kNotReady) {
     STRATA_LOG_INFO("{}: {} ({})", api, status.message(), error_name(result));
+    // The same line in the error log cuLogs* reads (logs.h).
+    append_error_log(fmt::format("{}: {} ({})", api, status.message(), error_name(result)));
   }
   return result;
 }

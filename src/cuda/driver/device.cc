@@ -65,6 +65,14 @@ StatusOr<std::vector<Device*>> devices() {
   return out;
 }
 
+Status initialized() {
+  DriverState& s = state();
+  if (s.devices.empty()) {
+    return s.status.ok() ? error(Code::kNotInitialized, "cuInit has not been called") : s.status;
+  }
+  return ok_status();
+}
+
 StatusOr<Device*> device(CUdevice ordinal) {
   ASSIGN_OR_RETURN(std::vector<Device*> all, devices());
   if (ordinal < 0 || ordinal >= static_cast<int>(all.size())) {

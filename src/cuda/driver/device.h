@@ -47,6 +47,8 @@ Status initialize(unsigned int flags);
 
 // kNotInitialized before a successful cuInit.
 StatusOr<std::vector<Device*>> devices();
+// devices().status() without building the list (no allocation: hot paths).
+Status initialized();
 // kInvalidDevice for an ordinal out of range; kNotInitialized before cuInit.
 StatusOr<Device*> device(CUdevice ordinal);
 

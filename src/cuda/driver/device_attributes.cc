@@ -100,7 +100,7 @@ StatusOr<int> device_attribute(const hw::ArchConfig& c, int ordinal, int attribu
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: return 1;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: return reported_compute_capability(c).major;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: return reported_compute_capability(c).minor;
-    case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: return 0;
+    case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: return 1;  // stream.h
     case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: return 1;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:

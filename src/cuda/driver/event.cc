@@ -42,13 +42,14 @@ Status Event::record(Stream& stream) {
   }
   std::shared_ptr<hal::CommandBuffer> cb;
   if (timestamp_) {
-    ASSIGN_OR_RETURN(cb, context_->hal().create_command_buffer());
+    ASSIGN_OR_RETURN(cb, stream.acquire_command_buffer());
     RETURN_IF_ERROR(cb->write_timestamp(timestamp_->va()));
     RETURN_IF_ERROR(cb->finalize());
   }
   std::lock_guard<std::mutex> lock(mutex_);
   hal::SemaphoreValue signal{semaphore_, value_ + 1};
   RETURN_IF_ERROR(stream.submit(cb, {}, std::span<const hal::SemaphoreValue>(&signal, 1)));
+  if (cb) stream.recycle(std::move(cb));
   ++value_;
   return ok_status();
 }

@@ -428,7 +428,8 @@ Status GraphExec::launch(Stream& stream) {
 StatusOr<std::shared_ptr<Graph>> GraphExec::snapshot() const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (graph_->has_memory_nodes()) {
-    return error(Code::kNotSupported, "a graph with memory nodes cannot be launched into a capture");
+    return error(Code::kNotSupported,
+                 "a graph with memory nodes cannot be launched into a capture");
   }
   return graph_->clone();
 }

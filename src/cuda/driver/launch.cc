@@ -79,7 +79,15 @@ Status launch_kernel(Function& function, const LaunchShape& shape, Stream& strea
   }
   const sxbin::KernelDesc& desc = function.desc();
   RETURN_IF_ERROR(validate_launch(desc, ctx.device().arch(), shape, function.max_dynamic_shared()));
-  ASSIGN_OR_RETURN(std::vector<uint8_t> params, pack_params(desc, kernel_params, extra));
+  // Most kernels' parameters fit on the stack: no allocation.
+  std::array<uint8_t, 4096> small_params;
+  std::vector<uint8_t> large_params;
+  std::span<uint8_t> params(small_params.data(), desc.param_bytes);
+  if (desc.param_bytes > small_params.size()) {
+    large_params.resize(desc.param_bytes);
+    params = large_params;
+  }
+  RETURN_IF_ERROR(pack_params_into(desc, kernel_params, extra, params));
   if (params.size() > hal::kMaxParamBytes) {
     return error(Code::kInvalidValue, fmt::format("cuLaunchKernel '{}': {} bytes of parameters "
                                                   "exceed {}", desc.name, params.size(),
@@ -90,14 +98,17 @@ Status launch_kernel(Function& function, const LaunchShape& shape, Stream& strea
     RETURN_IF_ERROR(check_co_resident(desc, ctx.device().arch(), shape));
     ASSIGN_OR_RETURN(cooperative, ctx.device_runtime().cooperative_environments().acquire());
   }
-  ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> cb, ctx.hal().create_command_buffer());
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> cb, stream.acquire_command_buffer());
   RETURN_IF_ERROR(record_kernel(function, shape, params, *cb,
                                 cooperative ? &cooperative->bank : nullptr));
   RETURN_IF_ERROR(cb->finalize());
-  if (cooperative) {  // the workspace lives until the grid is done
-    return stream.submit(std::move(cb), {}, {}, std::move(cooperative->keep_alive));
-  }
-  return stream.submit(std::move(cb));
+  // A cooperative grid's workspace lives until the grid is done.
+  std::shared_ptr<void> keep_alive = cooperative ? std::move(cooperative->keep_alive) : nullptr;
+  RETURN_IF_ERROR(options.priority
+                      ? stream.submit_with_priority(*options.priority, cb, std::move(keep_alive))
+                      : stream.submit(cb, {}, {}, std::move(keep_alive)));
+  stream.recycle(std::move(cb));
+  return ok_status();
 }
 
 }  // namespace strata::cuda::driver

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "base/status.h"
@@ -20,9 +21,8 @@ class Stream;
 // `environment`, when given, replaces the launch environment c[4] (%envreg) the module
 // binds: a cooperative launch's (cooperative_launch.h), which the caller keeps alive
 // until the dispatch completes.
-Status record_kernel(Function& function, const LaunchShape& shape,
-                     std::span<const uint8_t> params, hal::CommandBuffer& cb,
-                     const hal::ConstBankBinding* environment = nullptr);
+Status record_kernel(Function& function, const LaunchShape& shape, std::span<const uint8_t> params,
+                     hal::CommandBuffer& cb, const hal::ConstBankBinding* environment = nullptr);
 
 // What a launch asks beyond its shape (cuLaunchCooperativeKernel, cuLaunchKernelEx).
 struct LaunchOptions {
@@ -30,6 +30,9 @@ struct LaunchOptions {
   // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE) and a grid workspace of its own for
   // cooperative groups' grid.sync().
   bool cooperative = false;
+  // The launch priority attribute: run at this CUDA priority (clamped) rather than the
+  // stream's (Stream::submit_with_priority).
+  std::optional<int> priority;
 };
 
 Status launch_kernel(Function& function, const LaunchShape& shape, Stream& stream,

@@ -4,8 +4,9 @@
 //
 // How Strata honours each attribute (ids cuda.h declares for launches):
 //   COOPERATIVE                      non-zero: a cooperative launch (cooperative_launch.h)
-//   PRIORITY                         any value (clamped by CUDA to the stream priority
-//                                    range); grids run one at a time, so it changes nothing
+//   PRIORITY                         any value, clamped to the stream priority range: the
+//                                    kernel runs at that priority instead of the stream's,
+//                                    in stream order (Stream::submit_with_priority)
 //   PROGRAMMATIC_STREAM_SERIALIZATION  allowed overlap with the previous kernel; Strata
 //                                    fully serialises, which CUDA permits
 //   PROGRAMMATIC_EVENT, LAUNCH_COMPLETION_EVENT  the event is recorded after the kernel:

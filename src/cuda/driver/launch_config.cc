@@ -2,8 +2,10 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstring>
 
+#include "base/check.h"
 #include "cuda/driver/cu_result.h"
 #include "cuda/driver/occupancy.h"
 #include "fmt/format.h"
@@ -59,7 +61,8 @@ Status validate_launch(const sxbin::KernelDesc& k, const hw::ArchConfig& arch,
                              ".reqntid ({}, {}, {})", k.name, s.block.x, s.block.y, s.block.z,
                              k.reqntid[0], k.reqntid[1], k.reqntid[2]));
   }
-  uint32_t max_dynamic = std::max(max_dynamic_shared_bytes, default_max_dynamic_shared(k, arch));
+  uint32_t max_dynamic = max_dynamic_shared_bytes != 0 ? max_dynamic_shared_bytes
+                                                       : default_max_dynamic_shared(k, arch);
   if (s.dynamic_shared_bytes > max_dynamic) {
     return error(Code::kInvalidValue,
                  fmt::format("cuLaunchKernel '{}': {} bytes of dynamic shared memory exceed the "
@@ -87,9 +90,10 @@ Status validate_launch(const sxbin::KernelDesc& k, const hw::ArchConfig& arch,
   return ok_status();
 }
 
-StatusOr<std::vector<uint8_t>> pack_params(const sxbin::KernelDesc& k, void** kernel_params,
-                                           void** extra) {
-  std::vector<uint8_t> block(k.param_bytes, 0);
+Status pack_params_into(const sxbin::KernelDesc& k, void** kernel_params, void** extra,
+                        std::span<uint8_t> block) {
+  CHECK(block.size() == k.param_bytes);
+  std::fill(block.begin(), block.end(), uint8_t{0});
   if (kernel_params != nullptr && extra != nullptr) {
     return error(Code::kInvalidValue, fmt::format("cuLaunchKernel '{}': both kernelParams and "
                                                   "extra are given", k.name));
@@ -103,7 +107,7 @@ StatusOr<std::vector<uint8_t>> pack_params(const sxbin::KernelDesc& k, void** ke
       }
       std::memcpy(block.data() + p.offset, kernel_params[i], p.size);
     }
-    return block;
+    return ok_status();
   }
   if (extra != nullptr) {
     const void* buffer = nullptr;
@@ -123,7 +127,7 @@ StatusOr<std::vector<uint8_t>> pack_params(const sxbin::KernelDesc& k, void** ke
                                  fmt::ptr(extra[i])));
       }
     }
-    if (k.param_bytes == 0) return block;
+    if (k.param_bytes == 0) return ok_status();
     if (buffer == nullptr || size == nullptr) {
       return error(Code::kInvalidValue,
                    fmt::format("cuLaunchKernel '{}': extra needs both CU_LAUNCH_PARAM_BUFFER_POINTER"
@@ -135,13 +139,20 @@ StatusOr<std::vector<uint8_t>> pack_params(const sxbin::KernelDesc& k, void** ke
                                "takes {}", k.name, *size, k.param_bytes));
     }
     std::memcpy(block.data(), buffer, k.param_bytes);
-    return block;
+    return ok_status();
   }
   if (!k.params.empty()) {
     return error(Code::kInvalidValue,
                  fmt::format("cuLaunchKernel '{}': the kernel takes {} parameters but neither "
                              "kernelParams nor extra is given", k.name, k.params.size()));
   }
+  return ok_status();
+}
+
+StatusOr<std::vector<uint8_t>> pack_params(const sxbin::KernelDesc& k, void** kernel_params,
+                                           void** extra) {
+  std::vector<uint8_t> block(k.param_bytes, 0);
+  RETURN_IF_ERROR(pack_params_into(k, kernel_params, extra, block));
   return block;
 }
 

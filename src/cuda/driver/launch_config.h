@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "base/status.h"
@@ -25,7 +26,8 @@ struct LaunchShape {
 
 // Checks `shape` against the device limits and the kernel's needs, as cuLaunchKernel
 // does. `max_dynamic_shared_bytes` is the function's
-// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (opt-in beyond the default limit).
+// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES exactly as set (below or, opted in,
+// above the default limit); 0: never set, default_max_dynamic_shared applies.
 // Errors: kInvalidValue (zero or too-large dimensions, too many threads, too much shared
 // memory, a block that violates .reqntid/.maxntid), kLaunchOutOfResources (registers).
 Status validate_launch(const sxbin::KernelDesc& kernel, const hw::ArchConfig& arch,
@@ -54,5 +56,9 @@ uint32_t default_max_dynamic_shared(const sxbin::KernelDesc& kernel, const hw::A
 // `extra` buffer, missing parameters).
 StatusOr<std::vector<uint8_t>> pack_params(const sxbin::KernelDesc& kernel, void** kernel_params,
                                            void** extra);
+// The same into `block`, of exactly kernel.param_bytes (the caller's storage: no
+// allocation).
+Status pack_params_into(const sxbin::KernelDesc& kernel, void** kernel_params, void** extra,
+                        std::span<uint8_t> block);
 
 }  // namespace strata::cuda::driver

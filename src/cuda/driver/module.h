@@ -34,7 +34,8 @@ class Function {
   int index() const { return index_; }  // kernel index in the executable
   const sxbin::KernelDesc& desc() const;
 
-  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES (0: the default limit).
+  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as set (0: never set, or set to 0:
+  // the default limit, launch_config.h).
   uint32_t max_dynamic_shared() const { return max_dynamic_shared_.load(); }
   void set_max_dynamic_shared(uint32_t bytes) { max_dynamic_shared_.store(bytes); }
   int preferred_carveout() const { return carveout_.load(); }

@@ -9,7 +9,11 @@ namespace {
 
 // `&name` expands through cuda.h's binding macros to the exported variant.
 #define STRATA_PROC(name, version) {#name, reinterpret_cast<void*>(&name), version}
+#define STRATA_PROC_AS(name, symbol, version) {#name, reinterpret_cast<void*>(&symbol), version}
 #define STRATA_STREAM_OP(name, version) {#name, reinterpret_cast<void*>(&name), version},
+// A newer signature looked up under the base name (cuStreamGetCtx -> cuStreamGetCtx_v2).
+#define STRATA_STREAM_OP_AS(name, symbol, version) \
+  {#name, reinterpret_cast<void*>(&symbol), version},
 const ProcEntry kProcs[] = {
 #include "cuda/driver/stream_ops.def"
     STRATA_PROC(cuInit, 2000),
@@ -239,15 +243,93 @@ const ProcEntry kProcs[] = {
     STRATA_PROC(cuGraphAddExternalSemaphoresSignalNode, 11020),
     STRATA_PROC(cuGraphAddExternalSemaphoresWaitNode, 11020),
     STRATA_PROC(cuGraphAddBatchMemOpNode, 11070),
+    // Device and context queries, stored settings, unsupported interop (api_misc.cc).
+    STRATA_PROC(cuDeviceGetPCIBusId, 4010),
+    STRATA_PROC(cuDeviceGetByPCIBusId, 4010),
+    STRATA_PROC(cuDeviceGetTexture1DLinearMaxWidth, 11010),
+    STRATA_PROC(cuDeviceGetLuid, 10000),
+    STRATA_PROC(cuDeviceGetProperties, 2000),
+    STRATA_PROC(cuDeviceGetHostAtomicCapabilities, 13000),
+    STRATA_PROC(cuDeviceGetP2PAtomicCapabilities, 13000),
+    STRATA_PROC(cuDeviceRegisterAsyncNotification, 12040),
+    STRATA_PROC(cuDeviceUnregisterAsyncNotification, 12040),
+    STRATA_PROC(cuDeviceGetNvSciSyncAttributes, 10020),
+    STRATA_PROC(cuCtxGetId, 12000),
+    STRATA_PROC_AS(cuCtxGetDevice, cuCtxGetDevice_v2, 13000),
+    STRATA_PROC_AS(cuCtxSynchronize, cuCtxSynchronize_v2, 13000),
+    STRATA_PROC(cuCtxResetPersistingL2Cache, 11000),
+    STRATA_PROC(cuFlushGPUDirectRDMAWrites, 11030),
+    STRATA_PROC(cuFuncIsLoaded, 12040),
+    STRATA_PROC(cuFuncLoad, 12040),
+    STRATA_PROC(cuOccupancyAvailableDynamicSMemPerBlock, 10020),
+    STRATA_PROC(cuOccupancyMaxActiveClusters, 11070),
+    STRATA_PROC(cuOccupancyMaxPotentialClusterSize, 11070),
+    STRATA_PROC(cuMemGetDefaultMemPool, 13000),
+    STRATA_PROC(cuMemGetMemPool, 13000),
+    STRATA_PROC(cuMemSetMemPool, 13000),
+    STRATA_PROC(cuCoredumpGetAttribute, 12010),
+    STRATA_PROC(cuCoredumpSetAttribute, 12010),
+    STRATA_PROC(cuCoredumpGetAttributeGlobal, 12010),
+    STRATA_PROC(cuCoredumpSetAttributeGlobal, 12010),
+    STRATA_PROC(cuCheckpointProcessGetState, 12080),
+    STRATA_PROC(cuCheckpointProcessLock, 12080),
+    STRATA_PROC(cuCheckpointProcessCheckpoint, 12080),
+    STRATA_PROC(cuCheckpointProcessRestore, 12080),
+    STRATA_PROC(cuCheckpointProcessUnlock, 12080),
+    STRATA_PROC(cuCheckpointProcessGetRestoreThreadId, 12080),
+    STRATA_PROC(cuImportExternalMemory, 10000),
+    STRATA_PROC(cuDestroyExternalMemory, 10000),
+    STRATA_PROC(cuExternalMemoryGetMappedBuffer, 10000),
+    STRATA_PROC(cuExternalMemoryGetMappedMipmappedArray, 10000),
+    STRATA_PROC(cuImportExternalSemaphore, 10000),
+    STRATA_PROC(cuDestroyExternalSemaphore, 10000),
+    STRATA_PROC(cuGraphicsUnregisterResource, 3000),
+    STRATA_PROC(cuGraphicsSubResourceGetMappedArray, 3000),
+    STRATA_PROC(cuGraphicsResourceGetMappedMipmappedArray, 5000),
+    STRATA_PROC(cuGraphicsResourceGetMappedPointer, 3020),
+    STRATA_PROC(cuGraphicsResourceSetMapFlags, 6050),
+    STRATA_PROC(cuLogsRegisterCallback, 12090),
+    STRATA_PROC(cuLogsUnregisterCallback, 12090),
+    STRATA_PROC(cuLogsCurrent, 12090),
+    STRATA_PROC(cuLogsDumpToFile, 12090),
+    STRATA_PROC(cuLogsDumpToMemory, 12090),
+    STRATA_PROC(cuCtxSetFlags, 12010),
+    STRATA_PROC(cuCtxRecordEvent, 12050),
+    STRATA_PROC(cuPointerSetAttribute, 6000),
+    // The legacy launch API (api_legacy_launch.cc).
+    STRATA_PROC(cuFuncSetBlockShape, 2000),
+    STRATA_PROC(cuFuncSetSharedSize, 2000),
+    STRATA_PROC(cuParamSetSize, 2000),
+    STRATA_PROC(cuParamSeti, 2000),
+    STRATA_PROC(cuParamSetf, 2000),
+    STRATA_PROC(cuParamSetv, 2000),
+    STRATA_PROC(cuParamSetTexRef, 2000),
+    STRATA_PROC(cuLaunch, 2000),
+    STRATA_PROC(cuLaunchGrid, 2000),
+    STRATA_PROC(cuLaunchGridAsync, 2000),
+    STRATA_PROC(cuFuncSetSharedMemConfig, 4020),
+    STRATA_PROC(cuCtxGetSharedMemConfig, 4020),
+    STRATA_PROC(cuCtxSetSharedMemConfig, 4020),
+    STRATA_PROC(cuTensorMapEncodeTiled, 12000),
+    STRATA_PROC(cuTensorMapReplaceAddress, 12000),
 };
 #undef STRATA_STREAM_OP
+#undef STRATA_STREAM_OP_AS
 #undef STRATA_PROC
+#undef STRATA_PROC_AS
 
-const ProcEntry* find(std::span<const ProcEntry> table, const char* name) {
+// The entry named `name` with the highest version not above `cuda_version` (a name has
+// several entries when CUDA changed its signature: cuCtxSynchronize, cuCtxSynchronize_v2
+// in 13.0); *named tells whether the name is there at all.
+const ProcEntry* find(std::span<const ProcEntry> table, const char* name, int cuda_version,
+                      bool* named) {
+  const ProcEntry* best = nullptr;
   for (const ProcEntry& e : table) {
-    if (std::strcmp(e.name, name) == 0) return &e;
+    if (std::strcmp(e.name, name) != 0) continue;
+    *named = true;
+    if (e.version <= cuda_version && (best == nullptr || e.version > best->version)) best = &e;
   }
-  return nullptr;
+  return best;
 }
 
 }  // namespace
@@ -255,12 +337,13 @@ const ProcEntry* find(std::span<const ProcEntry> table, const char* name) {
 std::span<const ProcEntry> default_stream_procs() { return kProcs; }
 
 ProcLookup lookup_proc(const char* name, int cuda_version, bool per_thread) {
-  const ProcEntry* e = per_thread ? find(per_thread_stream_procs(), name) : nullptr;
-  if (e == nullptr) e = find(default_stream_procs(), name);
+  bool named = false;
+  const ProcEntry* e =
+      per_thread ? find(per_thread_stream_procs(), name, cuda_version, &named) : nullptr;
+  if (e == nullptr) e = find(default_stream_procs(), name, cuda_version, &named);
   ProcLookup out;
-  if (e == nullptr) return out;
-  if (cuda_version < e->version) {
-    out.status = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+  if (e == nullptr) {
+    if (named) out.status = CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
     return out;
   }
   out.address = e->address;

@@ -9,10 +9,14 @@ namespace strata::cuda::driver {
 namespace {
 
 #define STRATA_STREAM_OP(name, version) {#name, reinterpret_cast<void*>(&name), version},
+// A newer signature looked up under the base name (cuStreamGetCtx -> cuStreamGetCtx_v2).
+#define STRATA_STREAM_OP_AS(name, symbol, version) \
+  {#name, reinterpret_cast<void*>(&symbol), version},
 const ProcEntry kPerThreadProcs[] = {
 #include "cuda/driver/stream_ops.def"
 };
 #undef STRATA_STREAM_OP
+#undef STRATA_STREAM_OP_AS
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "cuda/driver/stream.h"
 
+#include <algorithm>
+
 #include "cuda/driver/context.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/handles.h"
@@ -7,13 +9,46 @@
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
+namespace {
 
-StatusOr<std::shared_ptr<Stream>> Stream::create(Context* context, Kind kind, unsigned int flags) {
+// A semaphore list on the stack up to kInline entries, on the heap beyond.
+class SmallSemaphoreList {
+ public:
+  static constexpr size_t kInline = 8;
+  bool empty() const { return size_ == 0; }
+  void push_back(hal::SemaphoreValue v) {
+    if (heap_.empty() && size_ < kInline) {
+      inline_[size_++] = std::move(v);
+      return;
+    }
+    if (heap_.empty()) heap_.assign(inline_.begin(), inline_.begin() + size_);
+    heap_.push_back(std::move(v));
+    ++size_;
+  }
+  void append(std::span<const hal::SemaphoreValue> values) {
+    for (const hal::SemaphoreValue& v : values) push_back(v);
+  }
+  std::span<const hal::SemaphoreValue> span() const {
+    return heap_.empty() ? std::span<const hal::SemaphoreValue>(inline_.data(), size_)
+                         : std::span<const hal::SemaphoreValue>(heap_);
+  }
+
+ private:
+  std::array<hal::SemaphoreValue, kInline> inline_;
+  size_t size_ = 0;
+  std::vector<hal::SemaphoreValue> heap_;
+};
+
+}  // namespace
+
+StatusOr<std::shared_ptr<Stream>> Stream::create(Context* context, Kind kind, unsigned int flags,
+                                                 int priority) {
   static std::atomic<unsigned long long> next_id{1};
   std::shared_ptr<Stream> stream(new Stream(context, kind, flags));
   stream->id_ = next_id.fetch_add(1);
+  stream->priority_ = std::clamp(priority, kGreatestStreamPriority, kLeastStreamPriority);
   if (kind != Kind::kLegacy) stream->owner_ = context->shared_from_this();
-  auto queue = context->hal().create_queue();
+  auto queue = context->hal().create_queue(static_cast<uint32_t>(-stream->priority_));
   if (!queue.ok()) {
     if (queue.status().code() != Code::kOutOfMemory || !context->legacy_stream()) {
       return queue.status();
@@ -44,15 +79,43 @@ Status Stream::submit(std::shared_ptr<hal::CommandBuffer> command_buffer,
                       std::span<const hal::SemaphoreValue> waits,
                       std::span<const hal::SemaphoreValue> signals,
                       std::shared_ptr<void> keep_alive) {
-  // The lists are built only when there is something to add, so that the common case (a
-  // non-blocking stream, no extra semaphores) does not allocate.
-  std::vector<hal::SemaphoreValue> all_waits;
+  return submit_on(*queue_, std::move(command_buffer), waits, signals, std::move(keep_alive));
+}
+
+Status Stream::submit_with_priority(int priority,
+                                    std::shared_ptr<hal::CommandBuffer> command_buffer,
+                                    std::shared_ptr<void> keep_alive) {
+  priority = std::clamp(priority, kGreatestStreamPriority, kLeastStreamPriority);
+  if (priority == priority_) {
+    return submit(std::move(command_buffer), {}, {}, std::move(keep_alive));
+  }
+  hal::Queue* queue;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::shared_ptr<hal::Queue>& slot = priority_queues_[-priority];
+    if (!slot) {
+      auto created = context_->hal().create_queue(static_cast<uint32_t>(-priority));
+      if (!created.ok() && created.status().code() != Code::kOutOfMemory) return created.status();
+      slot = created.ok() ? std::move(created).value() : queue_;  // no free channel: share
+    }
+    queue = slot.get();
+  }
+  return submit_on(*queue, std::move(command_buffer), {}, {}, std::move(keep_alive));
+}
+
+Status Stream::submit_on(hal::Queue& queue, std::shared_ptr<hal::CommandBuffer> command_buffer,
+                         std::span<const hal::SemaphoreValue> waits,
+                         std::span<const hal::SemaphoreValue> signals,
+                         std::shared_ptr<void> keep_alive) {
+  // The lists are built only when there is something to add, on the stack while they
+  // are short, so that submissions do not allocate.
+  SmallSemaphoreList all_waits;
   std::span<const hal::SemaphoreValue> wait_list = waits;
   auto add_wait = [&](hal::SemaphoreValue t) {
     if (t.value == 0) return;
-    if (all_waits.empty()) all_waits.assign(waits.begin(), waits.end());
+    if (all_waits.empty()) all_waits.append(waits);
     all_waits.push_back(std::move(t));
-    wait_list = all_waits;
+    wait_list = all_waits.span();
   };
   // The legacy stream's implicit synchronisation.
   if (kind_ == Kind::kLegacy) {
@@ -61,16 +124,19 @@ Status Stream::submit(std::shared_ptr<hal::CommandBuffer> command_buffer,
     add_wait(context_->legacy_stream()->tail());
   }
   std::lock_guard<std::mutex> lock(mutex_);
+  // Work that moves to another channel waits for the stream's work on the previous one.
+  if (last_queue_ != nullptr && last_queue_ != &queue) add_wait({timeline_, value_.load()});
   uint64_t next = value_.load() + 1;
   const hal::SemaphoreValue own_signal{timeline_, next};
-  std::vector<hal::SemaphoreValue> all_signals;
+  SmallSemaphoreList all_signals;
   std::span<const hal::SemaphoreValue> signal_list(&own_signal, 1);
   if (!signals.empty()) {
-    all_signals.assign(signals.begin(), signals.end());
+    all_signals.append(signals);
     all_signals.push_back(own_signal);
-    signal_list = all_signals;
+    signal_list = all_signals.span();
   }
-  RETURN_IF_ERROR(queue_->submit(command_buffer, wait_list, signal_list));
+  RETURN_IF_ERROR(queue.submit(command_buffer, wait_list, signal_list));
+  last_queue_ = &queue;
   value_.store(next);
   if (keep_alive) retained_.emplace_back(next, std::move(keep_alive));
   if (!retained_.empty()) {
@@ -78,6 +144,40 @@ Status Stream::submit(std::shared_ptr<hal::CommandBuffer> command_buffer,
     if (done.ok()) reap_locked(*done);
   }
   return ok_status();
+}
+
+StatusOr<std::shared_ptr<hal::CommandBuffer>> Stream::acquire_command_buffer() {
+  {
+    std::lock_guard<std::mutex> lock(recycled_mutex_);
+    std::shared_ptr<hal::CommandBuffer>& oldest = recycled_[recycled_head_];
+    // The queue drops completed submissions when polled: after a synchronisation the
+    // oldest buffer is usually done but still referenced until then.
+    if (recycled_count_ != 0 && oldest.use_count() != 1) {
+      (void)queue_->wait_idle(std::chrono::nanoseconds(0));
+    }
+    // Only this ring holds it: the queue dropped it after its fence, so the GPU is done.
+    if (recycled_count_ != 0 && oldest.use_count() == 1) {
+      std::atomic_thread_fence(std::memory_order_acquire);
+      std::shared_ptr<hal::CommandBuffer> cb = std::move(oldest);
+      recycled_head_ = (recycled_head_ + 1) % kRecycledCommandBuffers;
+      --recycled_count_;
+      cb->reset();
+      return cb;
+    }
+  }
+  return context_->hal().create_command_buffer();
+}
+
+void Stream::recycle(std::shared_ptr<hal::CommandBuffer> command_buffer) {
+  std::lock_guard<std::mutex> lock(recycled_mutex_);
+  if (recycled_count_ == kRecycledCommandBuffers) {  // full: forget the oldest
+    recycled_[recycled_head_].reset();
+    recycled_head_ = (recycled_head_ + 1) % kRecycledCommandBuffers;
+    --recycled_count_;
+  }
+  recycled_[(recycled_head_ + recycled_count_) % kRecycledCommandBuffers] =
+      std::move(command_buffer);
+  ++recycled_count_;
 }
 
 void Stream::reap_locked(uint64_t completed) {
@@ -90,9 +190,19 @@ Status Stream::synchronize() {
     Status waited = timeline_->wait(target);
     context_->flush_printf_if_idle();
     RETURN_IF_ERROR(waited);
+    // Let the queue drop its references to completed submissions now (a poll), so that
+    // the reset below finds them free.
+    (void)queue_->wait_idle(std::chrono::nanoseconds(0));
   }
   std::lock_guard<std::mutex> lock(mutex_);
   reap_locked(target);
+  // Completed recycled command buffers drop what they kept alive (executables,
+  // semaphores), as a buffer the queue released used to.
+  std::lock_guard<std::mutex> recycled_lock(recycled_mutex_);
+  for (size_t i = 0; i < recycled_count_; ++i) {
+    auto& cb = recycled_[(recycled_head_ + i) % kRecycledCommandBuffers];
+    if (cb.use_count() == 1) cb->reset();
+  }
   return ok_status();
 }
 

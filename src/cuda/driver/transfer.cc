@@ -22,13 +22,14 @@ Status drain(Stream& stream) {
   return ok_status();
 }
 
-Status submit_one(Stream& stream, bool async,
-                  const std::function<Status(hal::CommandBuffer&)>& record) {
-  Context& ctx = stream.context();
-  ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> cb, ctx.hal().create_command_buffer());
+// `record(hal::CommandBuffer&) -> Status` (a template: no std::function allocation).
+template <typename Record>
+Status submit_one(Stream& stream, bool async, const Record& record) {
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> cb, stream.acquire_command_buffer());
   RETURN_IF_ERROR(record(*cb));
   RETURN_IF_ERROR(cb->finalize());
-  RETURN_IF_ERROR(stream.submit(std::move(cb)));
+  RETURN_IF_ERROR(stream.submit(cb));
+  stream.recycle(std::move(cb));
   return async ? ok_status() : stream.synchronize();
 }
 
@@ -44,7 +45,8 @@ StatusOr<std::shared_ptr<hal::Buffer>> resolve_other_context(Stream& stream, uin
                                                              bool async) {
   std::optional<OwnedAllocation> found = find_allocation(va);
   if (!found.has_value() || found->owner.get() == &stream.context()) {
-    return error(Code::kNotFound, fmt::format("{:#x} is not device memory of another context", va));
+    // Every copy asks: the short message (no allocation) is only copy_memory's signal.
+    return error(Code::kNotFound, "not foreign");
   }
   RETURN_IF_ERROR(found->owner->check());
   RETURN_IF_ERROR(map_for_copy(stream.context(), va));

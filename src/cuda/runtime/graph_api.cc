@@ -55,7 +55,10 @@ cudaError_t resolve_function(const void* func, CUfunction* out) {
 const void* stub_of(CUfunction f) {
   std::lock_guard<std::mutex> lock(stub_mutex());
   auto it = stubs().find(f);
-  return it == stubs().end() ? static_cast<const void*>(f) : it->second;
+  if (it != stubs().end()) return it->second;
+  // Captured launches: the runtime's own index of the functions it loaded.
+  const void* stub = rt::host_stub(f);
+  return stub != nullptr ? stub : static_cast<const void*>(f);
 }
 
 cudaError_t kernel_params(const void* func, dim3 grid, dim3 block, unsigned int shared, void** args,

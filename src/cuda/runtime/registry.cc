@@ -181,9 +181,41 @@ CUresult fatbin_module(FatbinRecord* fatbin, int device, CUmodule* module) {
   return loaded.result;
 }
 
+namespace {
+
+// CUfunction -> host stub (or cudaKernel_t) of every function kernel_function handed out.
+struct StubIndex {
+  std::mutex mutex;
+  std::unordered_map<CUfunction, const void*> stubs;
+};
+
+StubIndex& stub_index() {
+  static StubIndex* index = new StubIndex;  // leaked: looked up during teardown too
+  return *index;
+}
+
+void remember_stub(CUfunction function, const void* stub) {
+  StubIndex& index = stub_index();
+  std::lock_guard lock(index.mutex);
+  index.stubs[function] = stub;
+}
+
+}  // namespace
+
+const void* host_stub(CUfunction function) {
+  StubIndex& index = stub_index();
+  std::lock_guard lock(index.mutex);
+  auto it = index.stubs.find(function);
+  return it == index.stubs.end() ? nullptr : it->second;
+}
+
 CUresult kernel_function(KernelRecord* kernel, int device, CUfunction* function) {
   // The driver loads a library kernel into the current context on demand.
-  if (kernel->library_kernel != nullptr) return cuKernelGetFunction(function, kernel->library_kernel);
+  if (kernel->library_kernel != nullptr) {
+    CUresult result = cuKernelGetFunction(function, kernel->library_kernel);
+    if (result == CUDA_SUCCESS) remember_stub(*function, kernel->host_function);
+    return result;
+  }
   unsigned generation = device_generation(device);
   {
     std::lock_guard lock(kernel->mutex);
@@ -203,6 +235,7 @@ CUresult kernel_function(KernelRecord* kernel, int device, CUfunction* function)
                      static_cast<int>(result));
     return result;
   }
+  remember_stub(loaded, kernel->host_function);
   std::lock_guard lock(kernel->mutex);
   kernel->functions[device] = {generation, loaded};
   *function = loaded;

@@ -83,6 +83,10 @@ VariableRecord* find_variable(const void* host_variable);
 // The kernel's CUfunction in `device`'s context (which must be current), loading the
 // fatbin's module on first use.
 CUresult kernel_function(KernelRecord* kernel, int device, CUfunction* function);
+// The reverse: the host stub (or cudaKernel_t) whose function kernel_function returned as
+// `function`, null for a function the runtime never handed out (cudaGraphKernelNodeGetParams
+// on captured launches).
+const void* host_stub(CUfunction function);
 // The fatbin's module in `device`'s context (which must be current); a load also
 // publishes the addresses of the fatbin's __managed__ variables.
 CUresult fatbin_module(FatbinRecord* fatbin, int device, CUmodule* module);

@@ -286,6 +286,43 @@ TEST_P(CtsTest, DispatchTinyKernel) {
   EXPECT_TRUE(context_->status().ok());
 }
 
+TEST_P(CtsTest, QueuePriorities) {
+  for (uint32_t priority : {0u, 1u, kMaxQueuePriority}) {
+    auto queue = context_->create_queue(priority);
+    ASSERT_TRUE(queue.ok()) << priority << ": " << queue.status().to_string();
+  }
+  EXPECT_EQ(context_->create_queue(kMaxQueuePriority + 1).status().code(), Code::kInvalidValue);
+}
+
+TEST_P(CtsTest, ResetCommandBufferIsRecordedAgain) {
+  auto host = context_->allocator().allocate_host(4096);
+  ASSERT_TRUE(host.ok());
+  std::memset((*host)->host_ptr(), 0, 4096);
+  auto done = device_->create_semaphore(0);
+  ASSERT_TRUE(done.ok());
+  auto cb = record([&](CommandBuffer& c) { ASSERT_TRUE(c.fill((*host)->va(), 64, 0x11, 1).ok()); });
+  SemaphoreValue first{*done, 1};
+  ASSERT_TRUE(queue_->submit(cb, {}, std::span(&first, 1)).ok());
+  ASSERT_TRUE((*done)->wait(1, 10s).ok());
+  ASSERT_TRUE(queue_->wait_idle(10s).ok());
+  cb->reset();
+  EXPECT_FALSE(cb->finalized());
+  EXPECT_EQ(cb->command_count(), 0);
+  ASSERT_TRUE(cb->fill((*host)->va() + 64, 64, 0x22, 1).ok());
+  ASSERT_TRUE(cb->finalize().ok());
+  EXPECT_EQ(cb->command_count(), 1);
+  SemaphoreValue second{*done, 2};
+  ASSERT_TRUE(queue_->submit(cb, {}, std::span(&second, 1)).ok());
+  ASSERT_TRUE((*done)->wait(2, 10s).ok());
+  if (skip(Feature::kExecution)) GTEST_SKIP();
+  const auto* p = static_cast<const uint8_t*>((*host)->host_ptr());
+  EXPECT_EQ(p[0], 0x11);
+  EXPECT_EQ(p[63], 0x11);
+  EXPECT_EQ(p[64], 0x22);  // the second recording, not the first again
+  EXPECT_EQ(p[127], 0x22);
+  EXPECT_EQ(p[128], 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, CtsTest, ::testing::Values("strata", "null"),
                          [](const auto& info) { return info.param; });
 

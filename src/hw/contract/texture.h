@@ -46,9 +46,9 @@ enum TextureKind : uint8_t {
   kKind1D = 1,
   kKind2D = 2,
   kKind3D = 3,
-  kKind1DLayered = 4,  // tex.a1d
-  kKind2DLayered = 5,  // tex.a2d
-  kKindCube = 6,       // tex.cube
+  kKind1DLayered = 4,    // tex.a1d
+  kKind2DLayered = 5,    // tex.a2d
+  kKindCube = 6,         // tex.cube
   kKindCubeLayered = 7,  // tex.acube
 };
 
@@ -75,7 +75,8 @@ enum AddressMode : uint8_t {  // CUaddress_mode order
 enum FilterMode : uint8_t { kFilterPoint = 0, kFilterLinear = 1 };  // CUfilter_mode order
 
 // TextureDescriptor::flags
-inline constexpr uint32_t kFlagReadAsInteger = 1u << 0;   // no [0,1]/[-1,1] conversion of 8/16-bit ints
+inline constexpr uint32_t kFlagReadAsInteger = 1u
+                                               << 0;  // no [0,1]/[-1,1] conversion of 8/16-bit ints
 inline constexpr uint32_t kFlagNormalizedCoords = 1u << 1;
 inline constexpr uint32_t kFlagSrgb = 1u << 2;
 inline constexpr uint32_t kFlagSeamlessCube = 1u << 3;
@@ -83,18 +84,18 @@ inline constexpr uint32_t kFlagSurface = 1u << 4;  // a surface object (no sampl
 inline constexpr uint32_t kFlagDisableTrilinearOpt = 1u << 5;
 
 struct TextureDescriptor {
-  uint32_t magic;        // kTextureDescriptorMagic
-  uint8_t kind;          // TextureKind
-  uint8_t format;        // TexelFormat
-  uint8_t channels;      // 1, 2 or 4
-  uint8_t levels;        // mip levels, 1..kMaxMipLevels
-  uint64_t base_va;      // level 0, layer 0, texel (0,0,0)
-  uint32_t width;        // level 0, in texels (kKindBuffer: element count)
-  uint32_t height;       // 1 for 1D/buffer
-  uint32_t depth;        // 1 unless 3D
-  uint32_t layers;       // 1, or array layers (cubemaps: 6 * cubes)
-  uint64_t row_pitch;    // level 0 (pitch-2D: the user's pitch)
-  uint32_t flags;        // kFlag*
+  uint32_t magic;           // kTextureDescriptorMagic
+  uint8_t kind;             // TextureKind
+  uint8_t format;           // TexelFormat
+  uint8_t channels;         // 1, 2 or 4
+  uint8_t levels;           // mip levels, 1..kMaxMipLevels
+  uint64_t base_va;         // level 0, layer 0, texel (0,0,0)
+  uint32_t width;           // level 0, in texels (kKindBuffer: element count)
+  uint32_t height;          // 1 for 1D/buffer
+  uint32_t depth;           // 1 unless 3D
+  uint32_t layers;          // 1, or array layers (cubemaps: 6 * cubes)
+  uint64_t row_pitch;       // level 0 (pitch-2D: the user's pitch)
+  uint32_t flags;           // kFlag*
   uint8_t address_mode[3];  // AddressMode per coordinate (x, y, z)
   uint8_t filter_mode;      // FilterMode
   uint8_t mip_filter_mode;  // FilterMode between levels
@@ -114,14 +115,20 @@ static_assert(offsetof(TextureDescriptor, border_color) == 64);
 
 inline constexpr uint32_t texel_format_bytes(uint8_t format) {
   switch (format) {
-    case kFormatU8: case kFormatS8: return 1;
-    case kFormatU16: case kFormatS16: case kFormatF16: return 2;
-    default: return 4;
+    case kFormatU8:
+    case kFormatS8:
+      return 1;
+    case kFormatU16:
+    case kFormatS16:
+    case kFormatF16:
+      return 2;
+    default:
+      return 4;
   }
 }
 
 struct ArrayLevelLayout {
-  uint64_t offset;       // from the array's base VA
+  uint64_t offset;  // from the array's base VA
   uint32_t width, height, depth;
   uint64_t row_pitch, slice_pitch, layer_pitch, bytes;
 };
@@ -129,8 +136,7 @@ struct ArrayLevelLayout {
 // Geometry of level `level` of an array with the given level-0 extents (height/depth 1
 // where absent) and `layers` (1 unless layered/cubemap), per the formulas above.
 inline ArrayLevelLayout array_level_layout(uint32_t width, uint32_t height, uint32_t depth,
-                                           uint32_t layers, uint32_t texel_bytes,
-                                           uint32_t level) {
+                                           uint32_t layers, uint32_t texel_bytes, uint32_t level) {
   auto align_up = [](uint64_t v, uint64_t a) { return (v + a - 1) / a * a; };
   auto shrink = [](uint32_t v, uint32_t l) { return v >> l == 0 ? 1u : v >> l; };
   ArrayLevelLayout out{};
@@ -148,8 +154,8 @@ inline ArrayLevelLayout array_level_layout(uint32_t width, uint32_t height, uint
 }
 
 // Bytes of an array with `levels` mip levels.
-inline uint64_t array_total_bytes(uint32_t width, uint32_t height, uint32_t depth,
-                                  uint32_t layers, uint32_t texel_bytes, uint32_t levels) {
+inline uint64_t array_total_bytes(uint32_t width, uint32_t height, uint32_t depth, uint32_t layers,
+                                  uint32_t texel_bytes, uint32_t levels) {
   const ArrayLevelLayout last =
       array_level_layout(width, height, depth, layers, texel_bytes, levels - 1);
   return last.offset + last.bytes;

@@ -1,5 +1,6 @@
 #include "hw/sim/command_processor.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "base/check.h"
@@ -53,6 +54,7 @@ uint32_t CommandProcessor::read_channel_reg(uint32_t channel, Reg reg) {
     case REG_CH_CTRL: return c.ctrl;
     case REG_CH_STATUS: return c.status;
     case REG_CH_ASID: return c.asid;
+    case REG_CH_PRIORITY: return c.priority;
     default: return 0;
   }
 }
@@ -70,6 +72,7 @@ void CommandProcessor::write_channel_reg(uint32_t channel, Reg reg, uint32_t val
       case REG_CH_PT_BASE_LO: c.pt_base = set_lo(c.pt_base, value); break;
       case REG_CH_PT_BASE_HI: c.pt_base = set_hi(c.pt_base, value); break;
       case REG_CH_ASID: c.asid = value; break;
+      case REG_CH_PRIORITY: c.priority = std::min(value, kMaxChannelPriority); break;
       case REG_CH_CTRL:
         if ((value & kCtrlReset) != 0) {
           c.get = 0;
@@ -109,20 +112,30 @@ void CommandProcessor::write_window_reg(Reg reg, uint32_t value) {
 }
 
 void CommandProcessor::run() {
-  uint32_t next = 0;  // round-robin start, so no channel is always first
+  uint32_t next = 0;  // round-robin start within a level, so no channel is always first
+  uint32_t priority[kNumChannels];
   while (true) {
     uint64_t seen_doorbells;
     {
       std::lock_guard lock(mu_);
       if (stop_) return;
       seen_doorbells = doorbells_;
+      for (uint32_t i = 0; i < kNumChannels; ++i) priority[i] = channels_[i].priority;
     }
+    // One packet from each channel of the highest CH_PRIORITY level that can make
+    // progress; after any progress start again from the top, so a higher-priority
+    // channel's next packet always goes before a lower one's (no preemption of a packet
+    // in flight). Channels blocked in an acquire let the lower levels run.
     bool progress = false;
     bool blocked = false;
-    for (uint32_t i = 0; i < kNumChannels; ++i) {
-      const Step s = step((next + i) % kNumChannels);
-      progress |= s == Step::kProgress;
-      blocked |= s == Step::kBlocked;
+    for (uint32_t level = kMaxChannelPriority + 1; level-- > 0 && !progress;) {
+      for (uint32_t i = 0; i < kNumChannels; ++i) {
+        const uint32_t index = (next + i) % kNumChannels;
+        if (priority[index] != level) continue;
+        const Step s = step(index);
+        progress |= s == Step::kProgress;
+        blocked |= s == Step::kBlocked;
+      }
     }
     next = (next + 1) % kNumChannels;
     if (progress) continue;

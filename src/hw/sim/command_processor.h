@@ -6,7 +6,10 @@
 // packets at PUT, wrapping at the end of the ring, then writes CH_PUT (the doorbell).
 // The command processor executes packets from GET in order, advancing GET after each
 // completes; a packet may wrap around the end of the ring. Channels are interleaved
-// one packet at a time, so a channel waiting in kSemAcquire never blocks the others;
+// one packet at a time, highest CH_PRIORITY level first: between packets, a runnable
+// channel of a higher level always goes before any of a lower level (round-robin within
+// a level); a packet in flight is never preempted. A channel waiting in kSemAcquire
+// never blocks the others;
 // waiting acquires are re-checked after any progress, any doorbell, and at least every
 // kAcquirePollInterval (to notice semaphores written by the host).
 //
@@ -60,6 +63,7 @@ class CommandProcessor {
     uint32_t ctrl = 0;
     uint32_t status = 0;
     uint32_t asid = 0;
+    uint32_t priority = 0;    // CH_PRIORITY, 0..kMaxChannelPriority
     uint64_t generation = 0;  // bumped by reset: stale completions are discarded
   };
   enum class Step { kIdle, kProgress, kBlocked };

@@ -138,6 +138,7 @@ class NullCommandBuffer final : public CommandBuffer {
   Status do_write_timestamp(uint64_t) override { return ok_status(); }
   Status do_invalidate_icache(uint64_t, uint64_t) override { return ok_status(); }
   Status do_finalize() override { return ok_status(); }
+  void do_reset() override {}
   const LaunchLimits& launch_limits() const override { return limits_; }
 
  private:
@@ -171,7 +172,7 @@ class NullContext final : public Context {
  public:
   explicit NullContext(std::shared_ptr<Device> device)
       : Context(std::move(device), std::make_unique<NullAllocator>()) {}
-  StatusOr<std::shared_ptr<Queue>> do_create_queue() override { return std::shared_ptr<Queue>(std::make_shared<NullQueue>()); }
+  StatusOr<std::shared_ptr<Queue>> do_create_queue(uint32_t /*priority*/) override { return std::shared_ptr<Queue>(std::make_shared<NullQueue>()); }
   StatusOr<std::shared_ptr<CommandBuffer>> do_create_command_buffer() override {
     return std::shared_ptr<CommandBuffer>(std::make_shared<NullCommandBuffer>());
   }

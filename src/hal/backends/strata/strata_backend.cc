@@ -31,8 +31,9 @@ class StrataContext final : public Context, public std::enable_shared_from_this<
       : Context(device, create_allocator(state)), device_(std::move(device)), state_(std::move(state)) {}
 
  private:
-  StatusOr<std::shared_ptr<Queue>> do_create_queue() override {
-    return strata_backend::create_queue(state_, std::weak_ptr<Context>(shared_from_this()));
+  StatusOr<std::shared_ptr<Queue>> do_create_queue(uint32_t priority) override {
+    return strata_backend::create_queue(state_, std::weak_ptr<Context>(shared_from_this()),
+                                        priority);
   }
   StatusOr<std::shared_ptr<CommandBuffer>> do_create_command_buffer() override {
     return strata_backend::create_command_buffer(state_, shared_from_this(), param_blocks_);

@@ -81,8 +81,9 @@ class StrataDevice final : public Device {
 
 // Factories of the other backend objects (their files).
 std::unique_ptr<Allocator> create_allocator(std::shared_ptr<ContextState> state);
+// `priority`: hal::Queue's (0..kMaxQueuePriority), the channel's CH_PRIORITY.
 StatusOr<std::shared_ptr<Queue>> create_queue(std::shared_ptr<ContextState> state,
-                                              std::weak_ptr<Context> context);
+                                              std::weak_ptr<Context> context, uint32_t priority);
 // Parameter blocks (host-pinned, mapped) that a context's command buffers reuse: a
 // command buffer returns its blocks when it is destroyed, which the queue does only once
 // the GPU has consumed it. Owned by the context. Thread-safe.

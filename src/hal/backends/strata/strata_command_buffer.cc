@@ -182,6 +182,21 @@ class StrataCommandBuffer final : public CommandBuffer {
     return ok_status();
   }
   Status do_finalize() override { return ok_status(); }
+  // The GPU is done with the buffer (CommandBuffer::reset's contract): its current
+  // parameter block is reused from the start, the others go back to the pool.
+  void do_reset() override {
+    heap_dwords_.clear();
+    dword_count_ = 0;
+    for (auto& block : full_param_blocks_) {
+      if (pool_ != nullptr) pool_->give_back(std::move(block));
+    }
+    full_param_blocks_.clear();
+    param_used_ = 0;
+    grid_counter_ = 0;
+    first_executable_.reset();
+    executables_.clear();
+    semaphores_.clear();
+  }
   const LaunchLimits& launch_limits() const override { return limits_; }
 
   std::shared_ptr<ContextState> state_;

@@ -3,14 +3,16 @@
 // Submitted command buffers and semaphores stay referenced until their fence passes.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <mutex>
 
 #include "base/log.h"
 #include "hal/backends/strata/strata_backend.h"
 #include "hw/contract/packets.h"
+#include "hw/contract/regs.h"
 
 namespace strata::hal::strata_backend {
 namespace {
@@ -28,11 +30,44 @@ class StrataQueue final : public Queue {
   int channel() const override { return static_cast<int>(hw_); }
 
  private:
+  // A submission's references, held until its fence passes. The semaphores sit inline
+  // up to kInlineSemaphores (a stream's launch has one or two), so that a submission
+  // allocates nothing in the steady state.
   struct InFlight {
-    uint64_t fence;
+    static constexpr size_t kInlineSemaphores = 4;
+    uint64_t fence = 0;
     std::shared_ptr<CommandBuffer> cb;
-    std::vector<SemaphoreValue> semaphores;
+    std::array<SemaphoreValue, kInlineSemaphores> inline_semaphores;
+    std::vector<SemaphoreValue> more_semaphores;
+    void hold(std::span<const SemaphoreValue> values) {
+      for (const SemaphoreValue& v : values) {
+        if (held < kInlineSemaphores) {
+          inline_semaphores[held++] = v;
+        } else {
+          more_semaphores.push_back(v);
+        }
+      }
+    }
+    size_t held = 0;
   };
+  // in_flight_ as a ring of reusable records: [head_, head_ + count_) modulo its size.
+  void push_in_flight(InFlight&& f) {
+    if (count_ == in_flight_.size()) {
+      std::vector<InFlight> bigger(std::max<size_t>(16, 2 * in_flight_.size()));
+      for (size_t i = 0; i < count_; ++i) {
+        bigger[i] = std::move(in_flight_[(head_ + i) % in_flight_.size()]);
+      }
+      in_flight_.swap(bigger);
+      head_ = 0;
+    }
+    in_flight_[(head_ + count_) % in_flight_.size()] = std::move(f);
+    ++count_;
+  }
+  void pop_in_flight() {
+    in_flight_[head_] = InFlight{};
+    head_ = (head_ + 1) % in_flight_.size();
+    --count_;
+  }
 
   kmd::KmdHandle kmd() const { return state_->device->kmd(); }
 
@@ -97,10 +132,12 @@ class StrataQueue final : public Queue {
       return status;
     }
     for (const SemaphoreValue& v : signal) semaphore_add_pending(*v.semaphore, context_, channel_, s.fence);
-    InFlight f{s.fence, cb, {}};
-    f.semaphores.assign(wait.begin(), wait.end());
-    f.semaphores.insert(f.semaphores.end(), signal.begin(), signal.end());
-    in_flight_.push_back(std::move(f));
+    InFlight f;
+    f.fence = s.fence;
+    f.cb = cb;
+    f.hold(wait);
+    f.hold(signal);
+    push_in_flight(std::move(f));
     last_fence_ = s.fence;
     return ok_status();
   }
@@ -123,10 +160,10 @@ class StrataQueue final : public Queue {
 
   // Drops references held by completed submissions. Requires mu_.
   void reclaim_locked() {
-    while (!in_flight_.empty()) {
-      kmd::KmdFenceWait w{channel_, 0, in_flight_.front().fence, 0};
+    while (count_ != 0) {
+      kmd::KmdFenceWait w{channel_, 0, in_flight_[head_].fence, 0};
       if (!kmd::kmd_ioctl(kmd(), kmd::kIoctlFenceWait, &w).ok()) return;
-      in_flight_.pop_front();
+      pop_in_flight();
     }
   }
 
@@ -157,15 +194,18 @@ class StrataQueue final : public Queue {
   uint32_t hw_;
   std::mutex mu_;
   std::vector<uint32_t> dwords_;
-  std::deque<InFlight> in_flight_;
+  std::vector<InFlight> in_flight_;
+  size_t head_ = 0;
+  size_t count_ = 0;
   uint64_t last_fence_ = 0;
 };
 
 }  // namespace
 
 StatusOr<std::shared_ptr<Queue>> create_queue(std::shared_ptr<ContextState> state,
-                                              std::weak_ptr<Context> context) {
-  kmd::KmdChannelCreate c{state->id, 0, 0, 0};
+                                              std::weak_ptr<Context> context, uint32_t priority) {
+  static_assert(kMaxQueuePriority == hw::kMaxChannelPriority);
+  kmd::KmdChannelCreate c{state->id, 0, 0, 0, priority};
   RETURN_IF_ERROR(kmd::kmd_ioctl(state->device->kmd(), kmd::kIoctlChannelCreate, &c));
   return std::shared_ptr<Queue>(std::make_shared<StrataQueue>(std::move(state), std::move(context),
                                                               c.channel, c.hw_channel));

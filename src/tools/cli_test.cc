@@ -226,6 +226,41 @@ TEST_F(StrataCli, InfoSummaryCountsDevicesAndThreads) {
   EXPECT_EQ(r.out.find("devices"), std::string::npos) << r.out;
 }
 
+TEST_F(StrataCli, InfoArchPrintsFieldsWithProvenance) {
+  Result r = strata("info --arch strata-g1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Architecture config "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[device]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  sm_count "), std::string::npos) << r.out;
+  // Every field line is followed by its provenance line.
+  EXPECT_NE(r.out.find("    source: "), std::string::npos) << r.out;
+}
+
+TEST_F(StrataCli, InfoArchRejectsInvalidConfigNamingTheField) {
+  Result good = strata("info --arch strata-g1");
+  ASSERT_EQ(good.exit_code, 0) << good.err;
+  const std::filesystem::path bad = dir_ / "bad.toml";
+  // The shipped config with sm_count out of range.
+  std::string text;
+  {
+    std::ifstream in(std::string(STRATA_TEST_ARCH_DIR) + "/strata-g1.toml");
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const size_t at = text.find("sm_count");
+  ASSERT_NE(at, std::string::npos);
+  const size_t eq = text.find('=', at);
+  const size_t hash = text.find('#', eq);
+  text.replace(eq + 1, hash - eq - 1, " 0 ");
+  {
+    std::ofstream out(bad);
+    out << text;
+  }
+  Result r = strata("info --arch " + bad.string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("bad.toml:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'device.sm_count' = 0 is out of range"), std::string::npos) << r.err;
+}
+
 TEST_F(StrataCli, RunWithoutProgramExplains) {
   Result r = strata("run");
   EXPECT_NE(r.exit_code, 0);

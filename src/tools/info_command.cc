@@ -1,5 +1,7 @@
-// strata info [--summary]: the devices Strata presents, as the CUDA driver API reports
-// them; --summary prints one line (device 0, the device count, the simulator's threads).
+// strata info [--summary] [--arch NAME|PATH]: the devices Strata presents, as the CUDA
+// driver API reports them; --summary prints one line (device 0, the device count, the
+// simulator's threads); --arch prints an architecture config field by field with its
+// provenance (a cited source or what it was calibrated on), or why it is invalid.
 #include <cuda.h>
 #include <fmt/format.h>
 
@@ -10,6 +12,8 @@
 #include <string>
 #include <thread>
 
+#include "hw/config/arch_config.h"
+#include "hw/config/arch_fields.h"
 #include "tools/commands.h"
 
 namespace strata::tools {
@@ -102,13 +106,56 @@ int info(bool summary) {
   return 0;
 }
 
+std::string field_value(const hw::ArchFieldInfo& field, hw::ArchConfig& config) {
+  switch (field.type) {
+    case hw::ArchFieldType::kInt64:
+      return fmt::format("{}", *field.int64_field(config));
+    case hw::ArchFieldType::kDouble:
+      return fmt::format("{}", *field.double_field(config));
+    case hw::ArchFieldType::kString:
+      return fmt::format("\"{}\"", *field.string_field(config));
+  }
+  return "?";
+}
+
+// Prints the config `name_or_path` (load_arch_config's rules) field by field, grouped by
+// section in arch_fields.def order. An invalid config prints the loader's message, which
+// names the file, line and field, and fails.
+int arch_info(const std::string& name_or_path) {
+  StatusOr<hw::ArchConfig> loaded = hw::load_arch_config(name_or_path);
+  if (!loaded.ok()) {
+    fmt::print(stderr, "strata info: {}\n", loaded.status().message());
+    return 1;
+  }
+  hw::ArchConfig& config = *loaded;
+  fmt::print("Architecture config {} ({}, content hash {})\n", config.name, config.source_path,
+             config.content_hash);
+  std::string_view section;
+  for (const hw::ArchFieldInfo& field : hw::arch_fields()) {
+    if (field.section != section) {
+      section = field.section;
+      fmt::print("[{}]\n", section);
+    }
+    const auto it = config.provenance.find(fmt::format("{}.{}", field.section, field.name));
+    fmt::print("  {:<30} {:<22} {}\n    {}\n", field.name, field_value(field, config),
+               field.description, it != config.provenance.end() ? it->second : "");
+  }
+  return 0;
+}
+
 }  // namespace
 
 void add_info_command(CLI::App& app, int* exit_code) {
   auto summary = std::make_shared<bool>(false);
+  auto arch = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("info", "List the devices Strata presents");
   sub->add_flag("--summary", *summary, "one line: device 0, device count, simulator threads");
-  sub->callback([summary, exit_code] { *exit_code = info(*summary); });
+  sub->add_option("--arch", *arch,
+                  "print an architecture config (a name in the arch directory, or a .toml "
+                  "path) with each field's source");
+  sub->callback([summary, arch, exit_code] {
+    *exit_code = arch->empty() ? info(*summary) : arch_info(*arch);
+  });
 }
 
 }  // namespace strata::tools

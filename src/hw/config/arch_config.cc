@@ -48,7 +48,8 @@ class Parser {
                                             section_key.str()));
         }
         RETURN_IF_ERROR(set_field(*field, node, config));
-        RETURN_IF_ERROR(check_source_comment(*field, node));
+        ASSIGN_OR_RETURN(std::string provenance, check_source_comment(*field, node));
+        config.provenance[fmt::format("{}.{}", field->section, field->name)] = std::move(provenance);
         seen.insert(fmt::format("{}.{}", field->section, field->name));
       }
     }
@@ -129,8 +130,9 @@ class Parser {
   }
 
   // The text after the value on its last line must be `# source: <text>` or
-  // `# calibrated: <text>`.
-  Status check_source_comment(const ArchFieldInfo& field, const toml::node& node) const {
+  // `# calibrated: <text>`; returns that comment (without the '#').
+  StatusOr<std::string> check_source_comment(const ArchFieldInfo& field,
+                                             const toml::node& node) const {
     const auto& region = node.source();
     const size_t line_index = region.end.line;  // 1-based
     const int line = static_cast<int>(region.begin.line);
@@ -149,7 +151,7 @@ class Parser {
           return fail(line, fmt::format("'{}.{}': empty '{}' comment", field.section,
                                         field.name, tag));
         }
-        return ok_status();
+        return std::string(comment);
       }
     }
     return fail(line, missing);

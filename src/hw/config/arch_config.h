@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,8 @@ struct ArchConfig {
 #undef STRATA_ARCH_FIELD_double
 #undef STRATA_ARCH_FIELD_string
 
+  // Per field ("section.name"): its `source: ...` or `calibrated: ...` comment.
+  std::map<std::string, std::string> provenance;
   std::string source_path;   // file it was loaded from
   std::string content_hash;  // hex hash of the file's bytes (keys the JIT cache)
 };

@@ -845,6 +845,33 @@ static void check_driver_forms_and_interop() {
   int tid = 0;
   EXPECT_CU(cuCheckpointProcessLock(0, &lock_args), CUDA_ERROR_NOT_SUPPORTED);
   EXPECT_CU(cuCheckpointProcessGetRestoreThreadId(0, &tid), CUDA_ERROR_NOT_SUPPORTED);
+  // Multicast (the device reports MULTICAST_SUPPORTED 0), im2col tensor maps and
+  // context-wide event waits: CUDA_ERROR_NOT_SUPPORTED.
+  int multicast = -1;
+  EXPECT_CU(cuDeviceGetAttribute(&multicast, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED, 0),
+            CUDA_SUCCESS);
+  EXPECT_TRUE(multicast == 0, "MULTICAST_SUPPORTED %d", multicast);
+  CUmulticastObjectProp mc_prop{};
+  mc_prop.numDevices = 1;
+  mc_prop.size = 2u << 20;
+  CUmemGenericAllocationHandle mc = 0;
+  EXPECT_CU(cuMulticastCreate(&mc, &mc_prop), CUDA_ERROR_NOT_SUPPORTED);
+  size_t mc_granularity = 0;
+  EXPECT_CU(cuMulticastGetGranularity(&mc_granularity, &mc_prop, CU_MULTICAST_GRANULARITY_MINIMUM),
+            CUDA_ERROR_NOT_SUPPORTED);
+  CUtensorMap im2col_map{};
+  EXPECT_CU(cuTensorMapEncodeIm2col(&im2col_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, nullptr,
+                                    nullptr, nullptr, nullptr, nullptr, 1, 1, nullptr,
+                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                    CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+            CUDA_ERROR_NOT_SUPPORTED);
+  CUcontext wait_ctx = nullptr;
+  EXPECT_CU(cuCtxGetCurrent(&wait_ctx), CUDA_SUCCESS);
+  CUevent wait_event = nullptr;
+  EXPECT_CU(cuEventCreate(&wait_event, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
+  EXPECT_CU(cuCtxWaitEvent(wait_ctx, wait_event), CUDA_ERROR_NOT_SUPPORTED);
+  EXPECT_CU(cuEventDestroy(wait_event), CUDA_SUCCESS);
   CUcheckpointCheckpointArgs checkpoint_args = {};
   CUcheckpointRestoreArgs restore_args = {};
   CUcheckpointUnlockArgs unlock_args = {};

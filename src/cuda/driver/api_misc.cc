@@ -729,6 +729,55 @@ CUresult CUDAAPI cuCheckpointProcessGetRestoreThreadId(int, int*) {
   STRATA_NOT_SUPPORTED(cuCheckpointProcessGetRestoreThreadId, "CUDA checkpointing");
 }
 
+// ---- Multicast objects: the device reports CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED 0 ----
+
+CUresult CUDAAPI cuMulticastCreate(CUmemGenericAllocationHandle*, const CUmulticastObjectProp*) {
+  STRATA_NOT_SUPPORTED(cuMulticastCreate, "multicast (MULTICAST_SUPPORTED is 0)");
+}
+CUresult CUDAAPI cuMulticastAddDevice(CUmemGenericAllocationHandle, CUdevice) {
+  STRATA_NOT_SUPPORTED(cuMulticastAddDevice, "multicast (MULTICAST_SUPPORTED is 0)");
+}
+CUresult CUDAAPI cuMulticastBindMem(CUmemGenericAllocationHandle, size_t,
+                                    CUmemGenericAllocationHandle, size_t, size_t,
+                                    unsigned long long) {
+  STRATA_NOT_SUPPORTED(cuMulticastBindMem, "multicast (MULTICAST_SUPPORTED is 0)");
+}
+CUresult CUDAAPI cuMulticastBindAddr(CUmemGenericAllocationHandle, size_t, CUdeviceptr, size_t,
+                                     unsigned long long) {
+  STRATA_NOT_SUPPORTED(cuMulticastBindAddr, "multicast (MULTICAST_SUPPORTED is 0)");
+}
+CUresult CUDAAPI cuMulticastUnbind(CUmemGenericAllocationHandle, CUdevice, size_t, size_t) {
+  STRATA_NOT_SUPPORTED(cuMulticastUnbind, "multicast (MULTICAST_SUPPORTED is 0)");
+}
+CUresult CUDAAPI cuMulticastGetGranularity(size_t*, const CUmulticastObjectProp*,
+                                           CUmulticastGranularity_flags) {
+  STRATA_NOT_SUPPORTED(cuMulticastGetGranularity, "multicast (MULTICAST_SUPPORTED is 0)");
+}
+
+// ---- im2col tensor maps (sm_90 TMA; Strata's devices have no TMA) ----
+
+CUresult CUDAAPI cuTensorMapEncodeIm2col(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
+                                         const cuuint64_t*, const cuuint64_t*, const int*,
+                                         const int*, cuuint32_t, cuuint32_t, const cuuint32_t*,
+                                         CUtensorMapInterleave, CUtensorMapSwizzle,
+                                         CUtensorMapL2promotion, CUtensorMapFloatOOBfill) {
+  STRATA_NOT_SUPPORTED(cuTensorMapEncodeIm2col, "im2col tensor maps");
+}
+CUresult CUDAAPI cuTensorMapEncodeIm2colWide(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
+                                             const cuuint64_t*, const cuuint64_t*, int, int,
+                                             cuuint32_t, cuuint32_t, const cuuint32_t*,
+                                             CUtensorMapInterleave, CUtensorMapIm2ColWideMode,
+                                             CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                             CUtensorMapFloatOOBfill) {
+  STRATA_NOT_SUPPORTED(cuTensorMapEncodeIm2colWide, "im2col tensor maps");
+}
+
+// ---- Context-wide event waits ----
+
+CUresult CUDAAPI cuCtxWaitEvent(CUcontext, CUevent) {
+  STRATA_NOT_SUPPORTED(cuCtxWaitEvent, "a context-wide event wait (cuStreamWaitEvent works)");
+}
+
 // ---- External memory and semaphores: no handle type can be imported ----
 
 CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory* extMem_out,

@@ -311,6 +311,15 @@ const ProcEntry kProcs[] = {
     STRATA_PROC(cuCtxGetSharedMemConfig, 4020),
     STRATA_PROC(cuCtxSetSharedMemConfig, 4020),
     STRATA_PROC(cuTensorMapEncodeTiled, 12000),
+    STRATA_PROC(cuTensorMapEncodeIm2col, 12000),
+    STRATA_PROC(cuTensorMapEncodeIm2colWide, 12080),
+    STRATA_PROC(cuMulticastCreate, 12010),
+    STRATA_PROC(cuMulticastAddDevice, 12010),
+    STRATA_PROC(cuMulticastBindMem, 12010),
+    STRATA_PROC(cuMulticastBindAddr, 12010),
+    STRATA_PROC(cuMulticastUnbind, 12010),
+    STRATA_PROC(cuMulticastGetGranularity, 12010),
+    STRATA_PROC(cuCtxWaitEvent, 12050),
     STRATA_PROC(cuTensorMapReplaceAddress, 12000),
 };
 #undef STRATA_STREAM_OP

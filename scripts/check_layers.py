@@ -14,14 +14,15 @@ LAYERS = {
     "isa": ["base"],
     "hw/contract": ["base"],
     "hw/config": ["base"],
-    "hw/sim": ["hw/contract", "hw/config", "isa", "base"],
+    "hw/perf": ["hw/config", "isa", "base"],
+    "hw/sim": ["hw/contract", "hw/config", "hw/perf", "isa", "base"],
     "compiler": ["isa", "base"],
     "kmd": ["hw/contract", "hw/config", "hw/sim", "base"],
     "hal": ["kmd", "hw/contract", "hw/config", "isa", "base"],
     "cuda/fatbin": ["base"],
-    "cuda/driver": ["hal", "compiler", "cuda/fatbin", "hw/config", "isa", "base"],
+    "cuda/driver": ["hal", "compiler", "cuda/fatbin", "hw/config", "hw/perf", "isa", "base"],
     "cuda/runtime": ["cuda/driver", "cuda/fatbin", "base"],
-    "tools": ["cuda/driver", "cuda/fatbin", "compiler", "hal", "hw/config", "isa", "base"],
+    "tools": ["cuda/driver", "cuda/fatbin", "compiler", "hal", "hw/config", "hw/perf", "isa", "base"],
     "libs": ["base"],
 }
 

@@ -10,7 +10,12 @@
 #include "hw/config/arch_config.h"
 #include "hw/contract/fault.h"
 #include "hw/contract/packets.h"
+#include "hw/perf/kernel_stats.h"
 #include "hw/sim/memory.h"
+
+namespace strata::hw::perf {
+class CacheState;  // hw/perf/cache.h
+}  // namespace strata::hw::perf
 
 namespace strata::hw::sim {
 
@@ -35,6 +40,7 @@ struct GridStats {
   uint64_t warp_instructions = 0;    // executed Strata instructions, counted per warp
   uint64_t thread_instructions = 0;  // sum of active lanes over executed instructions
   std::vector<uint64_t> warp_instructions_per_sm;  // for the timing model
+  perf::KernelStats kernel;          // everything the timing models consume
 };
 
 struct GridLaunch {
@@ -48,6 +54,9 @@ struct GridLaunch {
   // Fault kHazard when the code's control bits do not cover a dependency
   // (hw/sim/sm/hazard_check.h). The command processor sets it from STRATA_CHECK_HAZARDS.
   bool check_hazards = false;
+  // The device's cache contents, which persist from grid to grid (owned by the command
+  // processor); null: the grid starts with empty caches of its own.
+  perf::CacheState* caches = nullptr;
 };
 
 // Executes every CTA of the grid on the SM worker threads (STRATA_THREADS, default:

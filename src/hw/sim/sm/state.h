@@ -144,6 +144,7 @@ struct alignas(kCacheLine) Worker {
   // Added to sm_instructions to form the SM clock, so that a CTA taken over from
   // another worker never sees its clock go backwards.
   SmCounters sm_clock_bias;
+  perf::KernelStats stats;           // this worker's share of the grid's statistics
   std::vector<std::unique_ptr<Cta>> ctas;  // every CTA object this worker allocated
   std::vector<Cta*> spare;                 // finished ones, for reuse
 

@@ -1,0 +1,65 @@
+// The fast timing model (the default, STRATA_TIMING=fast): modeled durations computed
+// from a kernel's statistics (kernel_stats.h) and the architecture config, with no
+// per-benchmark constants. The formulas are documented in docs/perf-model.md.
+//
+// Kernels: the busiest SM's time is the maximum of its bounds (issue, each pipe's
+// throughput, shared-memory wavefronts, L1, L2 and DRAM bandwidth shares, and memory
+// latency not hidden by the achievable occupancy), plus the tail of the last wave, plus
+// the device-side launch overhead. `sm_share` (0, 1] is the fraction of the SMs the
+// kernel gets when it runs concurrently with others (the event scheduler's choice).
+//
+// Copies: engines move data over the link between the two memories (PCIe/CXL/
+// chip-to-chip for system memory, the peer link between devices, DRAM read + write
+// inside a device), each with a bandwidth and a latency from the config.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "hw/config/arch_config.h"
+#include "hw/perf/kernel_stats.h"
+
+namespace strata::hw::perf {
+
+// What bounds a kernel: the largest term of the model.
+enum class Bound : uint8_t { kIssue, kPipe, kShared, kL1, kL2, kDram, kLatency, kLaunch };
+const char* bound_name(Bound bound);  // "issue", "pipe", "shared", "l1", "l2", "dram", "latency", "launch"
+
+struct KernelTime {
+  uint64_t ns = 0;              // total modeled duration, launch overhead included
+  uint64_t cycles = 0;          // core cycles of the busiest SM (without launch overhead)
+  Bound bound = Bound::kIssue;
+  Pipe busiest_pipe = Pipe::kFp32;  // meaningful when bound == kPipe
+  // Each term in core cycles on the busiest SM (for the report and the advisor).
+  double issue_cycles = 0;
+  std::array<double, kNumPipes> pipe_cycles{};
+  double shared_cycles = 0;
+  double l1_cycles = 0;
+  double l2_cycles = 0;
+  double dram_cycles = 0;
+  double latency_cycles = 0;
+  double tail_cycles = 0;       // extra cycles of the last, partial wave
+  uint64_t launch_ns = 0;
+  double waves = 0;             // ctas / (ctas_per_sm x SMs available)
+};
+
+KernelTime model_kernel(const ArchConfig& config, const KernelStats& stats, double sm_share = 1.0);
+
+// Where a copy's bytes live.
+enum class MemoryKind : uint8_t { kDevice, kHost, kPeer };
+struct CopyTime {
+  uint64_t ns = 0;
+  double bytes_per_second = 0;  // of the bottleneck link
+  uint64_t latency_ns = 0;
+};
+// A copy engine moving `bytes` from `src` to `dst` memory (kDevice both: inside VRAM).
+CopyTime model_copy(const ArchConfig& config, MemoryKind src, MemoryKind dst, uint64_t bytes);
+// A fill (memset) of `bytes` in `dst` memory.
+CopyTime model_fill(const ArchConfig& config, MemoryKind dst, uint64_t bytes);
+
+// Host-side modeled cost of an API call (virtual_time.h): what the config's [host]
+// section says the driver spends on it.
+enum class ApiCost : uint8_t { kCall, kLaunch, kCopySubmit, kSync };
+uint64_t model_api_ns(const ArchConfig& config, ApiCost kind);
+
+}  // namespace strata::hw::perf

@@ -11,6 +11,7 @@
 #include "isa/fields.h"
 #include "isa/inst.h"
 #include "isa/latency.h"
+#include "isa/pipe.h"
 #include "isa/modifiers.h"
 
 namespace strata::isa {
@@ -106,10 +107,35 @@ void print_latencies() {
   }
 }
 
+// The execution pipes of isa/pipes.def and the opcodes on each.
+void print_pipes() {
+  fmt::print("\n### Execution pipes\n\n");
+  fmt::print(
+      "From `src/isa/pipes.def` (`isa::pipe_of`; each line there cites its reason): the pipe\n"
+      "the simulator's statistics and the timing models count an instruction on. \"(F64)\":\n"
+      "when the instruction's type or type2 is F64. A `CVT` between two integer types is on\n"
+      "`int`.\n\n");
+  fmt::print("| pipe | opcodes |\n|---|---|\n");
+  for (int p = 0; p < kNumPipeClasses; ++p) {
+    const auto pipe = static_cast<PipeClass>(p);
+    std::vector<std::string> ops;
+    for (int i = 0; i < kNumOpcodes; ++i) {
+      const auto op = static_cast<Opcode>(i);
+      if (pipe_of(op, false) == pipe)
+        ops.push_back(fmt::format("`{}`", op_info(op).name));
+      else if (pipe_of(op, true) == pipe)
+        ops.push_back(fmt::format("`{}` (F64)", op_info(op).name));
+    }
+    if (pipe == PipeClass::kInt) ops.push_back("`CVT` (integer to integer)");
+    fmt::print("| {} | {} |\n", pipe_class_name(pipe), fmt::join(ops, " "));
+  }
+}
+
 void print_doc() {
   fmt::print("### Instruction word\n\n");
-  fmt::print("128 bits stored as two little-endian 64-bit halves, low half first; bit 0 is the\n"
-             "least significant bit of the low half. No bit is reserved.\n\n");
+  fmt::print(
+      "128 bits stored as two little-endian 64-bit halves, low half first; bit 0 is the\n"
+      "least significant bit of the low half. No bit is reserved.\n\n");
   fmt::print("High half (bits 127-64):\n\n");
   print_word_half(1);
   fmt::print("\nLow half (bits 63-0):\n\n");
@@ -160,6 +186,7 @@ void print_doc() {
                kind == ModKind::kNone ? "" : mod_kind_name(kind), escape_cell(info.summary));
   }
   print_latencies();
+  print_pipes();
 }
 
 }  // namespace

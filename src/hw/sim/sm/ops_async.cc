@@ -9,6 +9,7 @@
 #include "hw/sim/sm/async.h"
 #include "hw/sim/sm/lanes.h"
 #include "hw/sim/sm/ops.h"
+#include "hw/sim/sm/stats.h"
 #include "isa/mbarrier.h"
 
 namespace strata::hw::sim {
@@ -103,6 +104,19 @@ void h_cpasync(ExecContext& c, const DecodedInst& in, uint32_t m) {
   const uint32_t* b = c.src_b(in);
   const uint32_t* cs = c.row(in.c);
   ++c.worker->writes;
+  {  // statistics: a global load of the sources that are read, a shared store
+    uint64_t src[32];
+    uint32_t dst[32];
+    uint32_t reads = 0;
+    for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+      const int l = std::countr_zero(mm);
+      src[l] = lane_get<uint64_t>(b, l);
+      dst[l] = a[l];
+      reads |= cs[l] != 0 ? 1u << l : 0u;
+    }
+    if (reads != 0) count_global(c, AccessKind::kLoad, reads, src, kBytes);
+    count_shared(c, m, dst, kBytes, /*atomic=*/false);
+  }
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
     const uint64_t dst = a[l];

@@ -229,7 +229,11 @@ void h_bar(ExecContext& ctx, const DecodedInst& in, uint32_t exec) {
     w.bar_wait |= exec;
     block_lanes(ctx, in, exec);
   }
-  if (try_complete_cta_barrier(ctx, cta, id)) ctx.stop = true;  // let the released warps run
+  const bool completed = try_complete_cta_barrier(ctx, cta, id);
+  // Statistics: a warp arrival, which waits unless it completed the barrier or only arrives.
+  ++ctx.worker->stats.barrier_arrivals;
+  if (!completed && op != isa::BarOp::ARRIVE) ++ctx.worker->stats.barrier_waits;
+  if (completed) ctx.stop = true;  // let the released warps run
 }
 
 void h_yield(ExecContext& ctx, const DecodedInst&, uint32_t) { ctx.stop = true; }

@@ -11,6 +11,7 @@
 #include "hw/sim/sm/float_util.h"
 #include "hw/sim/sm/lanes.h"
 #include "hw/sim/sm/ops.h"
+#include "hw/sim/sm/stats.h"
 
 namespace strata::hw::sim {
 
@@ -142,6 +143,11 @@ void h_ld(ExecContext& c, const DecodedInst& in, uint32_t m) {
   uint64_t addrs[32];
   uint64_t lo = 0;
   uint8_t* const page = resolve_one_page<kBytes>(c, in, m, /*write=*/false, addrs, &lo);
+  if (page != nullptr) {
+    count_global_in_block(c, AccessKind::kLoad, m, addrs, kBytes, lo & ~uint64_t{kPageSize - 1});
+  } else {
+    count_memory(c, in, m, kBytes, AccessKind::kLoad);
+  }
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
     uint8_t* const p = lane_pointer<kBytes>(c, in, l, /*write=*/false, page, addrs, lo);
@@ -173,6 +179,11 @@ void h_st(ExecContext& c, const DecodedInst& in, uint32_t m) {
   uint64_t addrs[32];
   uint64_t lo = 0;
   uint8_t* const page = resolve_one_page<kBytes>(c, in, m, /*write=*/true, addrs, &lo);
+  if (page != nullptr) {
+    count_global_in_block(c, AccessKind::kStore, m, addrs, kBytes, lo & ~uint64_t{kPageSize - 1});
+  } else {
+    count_memory(c, in, m, kBytes, AccessKind::kStore);
+  }
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
     uint8_t* const p = lane_pointer<kBytes>(c, in, l, /*write=*/true, page, addrs, lo);
@@ -203,9 +214,15 @@ void h_ldc(ExecContext& c, const DecodedInst& in, uint32_t m) {
   const uint32_t* a = c.row(in.a);
   uint32_t* d = c.row(in.d);
   const bool sign = isa::type_is_signed(in.inst.type);
+  uint64_t offsets[32];
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
-    const uint64_t off = static_cast<uint32_t>(a[l] + in.imm);
+    offsets[l] = static_cast<uint32_t>(a[l] + in.imm);
+  }
+  count_constant(c, m, offsets);
+  for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+    const int l = std::countr_zero(mm);
+    const uint64_t off = offsets[l];
     if (bank.va == 0 || off + kBytes > bank.size) {
       raise_fault(c, FaultKind::kAddressSpace, bank.va + off, l);
       return;
@@ -346,6 +363,7 @@ void h_atom(ExecContext& c, const DecodedInst& in, uint32_t m) {
   const uint32_t* cr = c.row(in.c);
   uint32_t* d = c.row(in.d);
   ++c.worker->writes;
+  count_memory(c, in, m, sizeof(T), AccessKind::kAtomic);
   // Lanes apply in lane order, each atomically.
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);

@@ -27,6 +27,7 @@
 #include "hw/sim/sm/float_util.h"
 #include "hw/sim/sm/lanes.h"
 #include "hw/sim/sm/ops.h"
+#include "hw/sim/sm/stats.h"
 #include "isa/tensor.h"
 
 namespace strata::hw::sim {
@@ -249,6 +250,22 @@ void h_hmma(ExecContext& c, const DecodedInst& in, uint32_t m) {
 template <bool kTrans>
 void h_ldsm(ExecContext& c, const DecodedInst& in, uint32_t m) {
   const int count = isa::type_regs(in.inst.type);
+  {  // statistics: the row-supplying lanes read 16 bytes of shared memory each
+    uint32_t off[32];
+    bool shared = true;
+    for (int l = 0; l < 8 * count; ++l) {
+      const uint64_t addr = lane_address(c, in, l);
+      off[l] = static_cast<uint32_t>(addr);
+      if (in.inst.space == isa::MemSpace::GENERIC) {
+        shared = shared && addr - c.grid->shared_window < kWindowBytes;
+        off[l] = static_cast<uint32_t>(addr - c.grid->shared_window);
+      } else {
+        shared = shared && in.inst.space == isa::MemSpace::SHARED;
+      }
+    }
+    if (shared)
+      count_shared(c, count == 4 ? ~0u : (1u << (8 * count)) - 1, off, 16, /*atomic=*/false);
+  }
   uint16_t mat[4][8][8];
   for (int q = 0; q < count; ++q) {
     for (int j = 0; j < 8; ++j) {

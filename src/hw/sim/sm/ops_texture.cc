@@ -13,6 +13,7 @@
 
 #include "hw/sim/sm/lanes.h"
 #include "hw/sim/sm/ops.h"
+#include "hw/sim/sm/stats.h"
 #include "hw/sim/sm/texture_sampler.h"
 
 namespace strata::hw::sim {
@@ -51,8 +52,10 @@ struct DescriptorCache {
 
 class LaneMemory final : public TexelMemory {
  public:
-  LaneMemory(ExecContext& c, int lane) : c_(c), lane_(lane) {}
+  LaneMemory(ExecContext& c, int lane, TexelSectors* sectors)
+      : c_(c), lane_(lane), sectors_(sectors) {}
   bool read(uint64_t va, uint32_t bytes, void* out) override {
+    sectors_->add(va, bytes);
     FaultKind fault = FaultKind::kNone;
     const uint8_t* p = c_.worker->tlb.translate(va, bytes, /*write=*/false, &fault);
     if (p == nullptr) {
@@ -66,6 +69,7 @@ class LaneMemory final : public TexelMemory {
  private:
   ExecContext& c_;
   int lane_;
+  TexelSectors* sectors_;
 };
 
 uint64_t lane_handle(const ExecContext& c, const DecodedInst& in, int l) {
@@ -82,6 +86,7 @@ void h_tex(ExecContext& c, const DecodedInst& in, uint32_t m) {
   const uint32_t* b = c.src_b(in);
   const uint32_t* cr = c.row(in.c);
   DescriptorCache cache;
+  TexelSectors sectors;
   uint32_t out[4][32];
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
@@ -99,11 +104,12 @@ void h_tex(ExecContext& c, const DecodedInst& in, uint32_t m) {
         for (int k = 0; k < n; ++k) r.grad[v][k] = std::bit_cast<float>(cr[(v * n + k) * 32 + l]);
     }
     r.gather_component = kGather ? isa::tex_component(mod) : -1;
-    LaneMemory mem(c, l);
+    LaneMemory mem(c, l, &sectors);
     uint32_t v[4];
     if (!sample_texture(*d, r, mem, v)) return;
     for (int k = 0; k < 4; ++k) out[k][l] = v[k];
   }
+  sectors.finish(c);
   for (int k = 0; k < 4; ++k) lanes_store<uint32_t>(c.row(in.d + k), out[k], m);
 }
 
@@ -164,6 +170,8 @@ void h_surface(ExecContext& c, const DecodedInst& in, uint32_t m) {
   if (kOp != SurfOp::kLoad) ++c.worker->writes;
   DescriptorCache cache;
   uint32_t out[4][32] = {};
+  uint64_t addrs[32];
+  uint32_t accessed = 0;
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
     const int l = std::countr_zero(mm);
     const TextureDescriptor* d = cache.get(c, lane_handle(c, in, l), l);
@@ -185,6 +193,8 @@ void h_surface(ExecContext& c, const DecodedInst& in, uint32_t m) {
       raise_fault(c, fault, va, l);
       return;
     }
+    addrs[l] = va;
+    accessed |= 1u << l;
     if constexpr (kOp == SurfOp::kLoad) {
       for (int k = 0; k < vec; ++k) {
         uint64_t v = 0;
@@ -212,6 +222,16 @@ void h_surface(ExecContext& c, const DecodedInst& in, uint32_t m) {
         atomic_reduce<uint32_t>(p, op, sgn, data[l]);
       }
     }
+  }
+  // Statistics: surface loads through the texture path, stores and reductions as global.
+  if constexpr (kOp == SurfOp::kLoad) {
+    TexelSectors sectors;
+    for (uint32_t mm = accessed; mm != 0; mm &= mm - 1)
+      sectors.add(addrs[std::countr_zero(mm)], bytes);
+    sectors.finish(c);
+  } else if (accessed != 0) {
+    count_global(c, kOp == SurfOp::kStore ? AccessKind::kStore : AccessKind::kAtomic, accessed,
+                 addrs, bytes);
   }
   if constexpr (kOp == SurfOp::kLoad) {
     for (int k = 0; k < regs; ++k) lanes_store<uint32_t>(c.row(in.d + k), out[k], m);

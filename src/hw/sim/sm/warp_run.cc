@@ -7,7 +7,9 @@
 #include "base/log.h"
 #include "hw/sim/sm/hazard_issue.h"
 #include "hw/sim/sm/lanes.h"
+#include "hw/sim/sm/stats.h"
 #include "hw/sim/sm/sync.h"
+#include "hw/sim/sm/trace_hook.h"
 
 namespace strata::hw::sim {
 namespace {
@@ -34,8 +36,8 @@ uint32_t pick_group(Warp& w, uint32_t last, uint32_t* pc) {
 // Runs the group in ctx until it stops. With kCheckHazards, every instruction first
 // goes through the hazard checker (hazard_check.h), which may fault instead.
 template <bool kCheckHazards>
-void run_group(ExecContext& ctx, const DecodedInst* code, const uint32_t* preds, uint64_t* insts_out,
-               uint64_t* thread_insts_out) {
+void run_group(ExecContext& ctx, const DecodedInst* code, const uint32_t* preds, PcCount* counts,
+               uint64_t* insts_out, uint64_t* thread_insts_out) {
   uint64_t insts = 0, thread_insts = 0;
   // Lanes of the group, recounted only when a handler changed the group (population
   // count is a library call on baseline x86-64).
@@ -50,8 +52,13 @@ void run_group(ExecContext& ctx, const DecodedInst* code, const uint32_t* preds,
       lanes = static_cast<uint64_t>(std::popcount(counted));
     }
     thread_insts += lanes;
+    PcCount& count = counts[ctx.pc];  // the per-instruction profile (stats.h)
+    ++count.warps;
+    count.lanes += lanes;
     const uint32_t exec = ctx.group & (preds[in.guard] ^ in.guard_xor);
     ++ctx.pc;
+    if (ctx.worker->trace != nullptr) [[unlikely]]
+      trace_issue(ctx, exec);  // recording a trace (trace_hook.h)
     if constexpr (kCheckHazards) {
       if (!hazard_issue(ctx, hazards[ctx.pc - 1], exec)) break;
     }
@@ -105,6 +112,7 @@ bool run_warp(Worker& worker, Cta& cta, Warp& warp) {
   ctx.regs = warp.regs;
   const DecodedInst* code = g.program->code();
   const uint32_t* preds = warp.preds;
+  PcCount* const counts = pc_counts(worker, *g.program);
   uint32_t last = 0;
   bool ok = true;
   for (int visit = 0; visit < kGroupsPerVisit && warp.ready != 0; ++visit) {
@@ -115,9 +123,9 @@ bool run_warp(Worker& worker, Cta& cta, Warp& warp) {
     ctx.backward_budget = kBackwardBudget;
     uint64_t insts = 0, thread_insts = 0;
     if (g.check_hazards) [[unlikely]] {
-      run_group<true>(ctx, code, preds, &insts, &thread_insts);
+      run_group<true>(ctx, code, preds, counts, &insts, &thread_insts);
     } else {
-      run_group<false>(ctx, code, preds, &insts, &thread_insts);
+      run_group<false>(ctx, code, preds, counts, &insts, &thread_insts);
     }
     for (uint32_t mm = ctx.group; mm != 0; mm &= mm - 1) warp.pc[std::countr_zero(mm)] = ctx.pc;
     worker.warp_instructions += insts;

@@ -1,0 +1,361 @@
+#include "hw/sim/sm/stats.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "hw/sim/sm/address.h"
+#include "hw/sim/sm/trace_hook.h"
+#include "isa/pipe.h"
+#include "isa/tensor.h"
+
+namespace strata::hw::sim {
+
+// isa::PipeClass mirrors perf::Pipe (isa does not depend on hw/).
+#define STRATA_SAME_PIPE(P)                                                             \
+  static_assert(static_cast<int>(isa::PipeClass::P) == static_cast<int>(perf::Pipe::P), \
+                "pipe order: " #P);
+STRATA_SAME_PIPE(kFp32)
+STRATA_SAME_PIPE(kFp64)
+STRATA_SAME_PIPE(kInt)
+STRATA_SAME_PIPE(kSfu)
+STRATA_SAME_PIPE(kTensor)
+STRATA_SAME_PIPE(kLdst)
+STRATA_SAME_PIPE(kTexture)
+STRATA_SAME_PIPE(kControl)
+#undef STRATA_SAME_PIPE
+static_assert(isa::kNumPipeClasses == perf::kNumPipes,
+              "isa::PipeClass and perf::Pipe differ in size");
+
+namespace {
+
+template <typename T>
+void insertion_sort(T* v, uint32_t n) {
+  for (uint32_t i = 1; i < n; ++i) {
+    const T x = v[i];
+    uint32_t j = i;
+    for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+// Sorts and deduplicates s[0, n) in place; returns the number of distinct values. Values
+// within 128 of the smallest (a warp's sectors within 4 KiB: the common case) go through
+// a bitmap instead of a sort.
+uint32_t sort_unique(uint64_t* s, uint32_t n) {
+  if (n <= 1) return n;
+  uint64_t lo = s[0], hi = s[0];
+  for (uint32_t i = 1; i < n; ++i) {
+    lo = std::min(lo, s[i]);
+    hi = std::max(hi, s[i]);
+  }
+  if (hi - lo < 128) {
+    uint64_t bits[2] = {0, 0};
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t d = s[i] - lo;
+      bits[d >> 6] |= uint64_t{1} << (d & 63);
+    }
+    uint32_t k = 0;
+    for (int h = 0; h < 2; ++h) {
+      for (uint64_t b = bits[h]; b != 0; b &= b - 1) s[k++] = lo + 64 * h + std::countr_zero(b);
+    }
+    return k;
+  }
+  if (n <= 64) {
+    insertion_sort(s, n);
+  } else {
+    std::sort(s, s + n);
+  }
+  return static_cast<uint32_t>(std::unique(s, s + n) - s);
+}
+
+// Turns sector indices into sector addresses and hands them to the cache models.
+void record_sectors(ExecContext& c, AccessKind kind, uint64_t* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) s[i] <<= 5;
+  record_memory_access(c, kind, s, n);
+}
+
+// Wavefronts of one shared-memory phase: the largest number of distinct 4-byte words
+// (every word, for atomics) any bank serves. words[0, n) with n <= 32.
+uint32_t phase_wavefronts(uint32_t* words, uint32_t n, bool atomic) {
+  if (!atomic) {
+    // Conflict-free (every bank serves at most one word) is the common case.
+    uint32_t word_of_bank[32];
+    uint32_t used = 0;
+    bool conflict = false;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t bank = words[i] & 31;
+      if (((used >> bank) & 1u) == 0) {
+        used |= 1u << bank;
+        word_of_bank[bank] = words[i];
+      } else if (word_of_bank[bank] != words[i]) {
+        conflict = true;
+      }
+    }
+    if (!conflict) return 1;
+    insertion_sort(words, n);
+    n = static_cast<uint32_t>(std::unique(words, words + n) - words);
+  }
+  uint8_t per_bank[32] = {};
+  uint32_t most = 0;
+  for (uint32_t i = 0; i < n; ++i) most = std::max<uint32_t>(most, ++per_bank[words[i] & 31]);
+  return most;
+}
+
+}  // namespace
+
+void count_global(ExecContext& c, AccessKind kind, uint32_t m, const uint64_t* addrs,
+                  uint32_t bytes) {
+  uint64_t s[64];
+  uint32_t n = 0;
+  for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+    const uint64_t a = addrs[std::countr_zero(mm)];
+    const uint64_t first = a >> 5, last = (a + bytes - 1) >> 5;
+    s[n++] = first;
+    if (last != first) s[n++] = last;  // bytes <= 16: at most two sectors
+  }
+  n = sort_unique(s, n);
+  perf::KernelStats& k = c.worker->stats;
+  perf::MemoryCounts& mc = kind == AccessKind::kLoad    ? k.global_loads
+                           : kind == AccessKind::kStore ? k.global_stores
+                                                        : k.global_atomics;
+  ++mc.requests;
+  mc.sectors += n;
+  record_sectors(c, kind, s, n);
+}
+
+void count_global_in_block(ExecContext& c, AccessKind kind, uint32_t m, const uint64_t* addrs,
+                           uint32_t bytes, uint64_t block) {
+  uint64_t s[64];
+  uint32_t n = 0;
+  // The coalesced pattern first: all lanes, lane l at addrs[0] + l * bytes, touch the
+  // contiguous sectors of that range (a check the compiler vectorises).
+  uint64_t off_pattern = ~uint64_t{0};
+  if (m == ~0u) {
+    off_pattern = 0;
+    for (int l = 0; l < 31; ++l) off_pattern |= (addrs[l + 1] - addrs[l]) ^ bytes;
+  }
+  if (off_pattern == 0) {
+    const uint64_t first = addrs[0] >> 5, last = (addrs[0] + 32 * bytes - 1) >> 5;
+    for (uint64_t x = first; x <= last; ++x) s[n++] = x << 5;
+  } else {
+    // Aligned accesses of at most 16 bytes lie in one sector: the lane's first byte's.
+    uint64_t bits[2] = {0, 0};
+    for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+      const uint64_t d = ((addrs[std::countr_zero(mm)] - block) >> 5) & 127;
+      bits[d >> 6] |= uint64_t{1} << (d & 63);
+    }
+    for (int h = 0; h < 2; ++h) {
+      for (uint64_t b = bits[h]; b != 0; b &= b - 1)
+        s[n++] = block + 32 * (64 * h + std::countr_zero(b));
+    }
+  }
+  perf::KernelStats& k = c.worker->stats;
+  perf::MemoryCounts& mc = kind == AccessKind::kLoad    ? k.global_loads
+                           : kind == AccessKind::kStore ? k.global_stores
+                                                        : k.global_atomics;
+  ++mc.requests;
+  mc.sectors += n;
+  record_memory_access(c, kind, s, n);
+}
+
+void count_local(ExecContext& c, bool store, uint32_t m, const uint64_t* offsets, uint32_t bytes) {
+  const GridState& g = *c.grid;
+  const uint64_t region =
+      kLocalSectorBase + (c.cta->linear * g.warps_per_cta + c.warp->index) * (g.local_stride * 32);
+  const uint32_t words = bytes <= 4 ? 1 : bytes / 4;
+  uint64_t s[32 * 4];
+  uint32_t n = 0;
+  for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+    const int l = std::countr_zero(mm);
+    const uint64_t word = offsets[l] >> 2;
+    for (uint32_t k = 0; k < words; ++k)
+      s[n++] = (region + (word + k) * 128 + static_cast<uint64_t>(l) * 4) >> 5;
+  }
+  n = sort_unique(s, n);
+  perf::MemoryCounts& mc = store ? c.worker->stats.local_stores : c.worker->stats.local_loads;
+  ++mc.requests;
+  mc.sectors += n;
+  record_sectors(c, store ? AccessKind::kLocalStore : AccessKind::kLocalLoad, s, n);
+}
+
+void count_shared(ExecContext& c, uint32_t m, const uint32_t* offsets, uint32_t bytes,
+                  bool atomic) {
+  perf::KernelStats& k = c.worker->stats;
+  ++k.shared_requests;
+  if (m == ~0u && bytes <= 4 && !atomic) {
+    // The common cases of a whole warp's narrow access, without sorting: every lane in a
+    // bank of its own, or every lane in one word (a broadcast); one wavefront each.
+    uint32_t banks = 0, differ = 0;
+    for (int l = 0; l < 32; ++l) {
+      banks |= 1u << ((offsets[l] >> 2) & 31);
+      differ |= (offsets[l] ^ offsets[0]) >> 2;
+    }
+    if (banks == ~0u || differ == 0) {
+      ++k.shared_wavefronts;
+      if (c.worker->trace != nullptr) [[unlikely]]
+        trace_shared(c, 1);
+      return;
+    }
+  }
+  const uint32_t phases = bytes <= 4 ? 1 : bytes / 4;  // 8 bytes: 2, 16 bytes: 4
+  const uint32_t words_per_lane = phases;
+  const int lanes_per_phase = 32 / static_cast<int>(phases);
+  uint64_t wavefronts = 0, minimum = 0;
+  for (uint32_t p = 0; p < phases; ++p) {
+    const uint32_t phase_mask =
+        phases == 1 ? ~0u : ((1u << lanes_per_phase) - 1) << (p * lanes_per_phase);
+    const uint32_t pm = m & phase_mask;
+    if (pm == 0) continue;
+    uint32_t words[32];
+    uint32_t n = 0;
+    for (uint32_t mm = pm; mm != 0; mm &= mm - 1) {
+      const uint32_t w = offsets[std::countr_zero(mm)] >> 2;
+      for (uint32_t i = 0; i < words_per_lane; ++i) words[n++] = w + i;
+    }
+    wavefronts += phase_wavefronts(words, n, atomic);
+    ++minimum;
+  }
+  k.shared_wavefronts += wavefronts;
+  k.shared_bank_conflicts += wavefronts - minimum;
+  if (c.worker->trace != nullptr) [[unlikely]]
+    trace_shared(c, static_cast<uint32_t>(wavefronts));
+}
+
+void count_memory(ExecContext& c, const DecodedInst& in, uint32_t m, uint32_t bytes,
+                  AccessKind kind) {
+  if (in.inst.space == isa::MemSpace::SHARED) {
+    // lane_address's 32-bit offsets, for every lane (a loop the compiler vectorises).
+    const uint32_t* a = c.row(in.a);
+    uint32_t offsets[32];
+    for (int l = 0; l < 32; ++l) offsets[l] = a[l] + in.imm;
+    return count_shared(c, m, offsets, bytes, kind == AccessKind::kAtomic);
+  }
+  uint64_t addr[32];
+  for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+    const int l = std::countr_zero(mm);
+    addr[l] = lane_address(c, in, l);
+  }
+  const bool store = kind != AccessKind::kLoad;
+  switch (in.inst.space) {
+    case isa::MemSpace::LOCAL:
+      return count_local(c, store, m, addr, bytes);
+    case isa::MemSpace::GENERIC:
+      break;
+    default:
+      return count_global(c, kind, m, addr, bytes);
+  }
+  const GridState& g = *c.grid;
+  uint32_t shared = 0, local = 0;
+  for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+    const int l = std::countr_zero(mm);
+    if (addr[l] - g.shared_window < kWindowBytes) {
+      shared |= 1u << l;
+      addr[l] -= g.shared_window;
+    } else if (addr[l] - g.local_window < kWindowBytes) {
+      local |= 1u << l;
+      addr[l] -= g.local_window;
+    }
+  }
+  const uint32_t global = m & ~(shared | local);
+  if (global != 0) count_global(c, kind, global, addr, bytes);
+  if (shared != 0) {
+    uint32_t offsets[32];
+    for (uint32_t mm = shared; mm != 0; mm &= mm - 1) {
+      const int l = std::countr_zero(mm);
+      offsets[l] = static_cast<uint32_t>(addr[l]);
+    }
+    count_shared(c, shared, offsets, bytes, kind == AccessKind::kAtomic);
+  }
+  if (local != 0) count_local(c, store, local, addr, bytes);
+}
+
+void count_constant(ExecContext& c, uint32_t m, const uint64_t* offsets) {
+  uint64_t s[32];
+  uint32_t n = 0;
+  bool uniform = true;
+  const uint64_t first = offsets[std::countr_zero(m)];
+  for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
+    s[n] = offsets[std::countr_zero(mm)];
+    uniform = uniform && s[n] == first;
+    ++n;
+  }
+  if (!uniform) {
+    insertion_sort(s, n);
+    n = static_cast<uint32_t>(std::unique(s, s + n) - s);
+  } else {
+    n = 1;
+  }
+  ++c.worker->stats.constant_requests;
+  c.worker->stats.constant_wavefronts += n;
+}
+
+void TexelSectors::compact() {
+  std::sort(s_, s_ + n_);
+  n_ = static_cast<uint32_t>(std::unique(s_, s_ + n_) - s_);
+}
+
+void TexelSectors::finish(ExecContext& c) {
+  compact();
+  perf::MemoryCounts& mc = c.worker->stats.texture_loads;
+  ++mc.requests;
+  mc.sectors += n_;
+  if (n_ != 0) record_sectors(c, AccessKind::kTexture, s_, n_);
+}
+
+namespace {
+
+// Tensor multiply-adds are counted by the A operand's format; b1 has no TensorType.
+bool tensor_type(isa::MmaFormat f, perf::TensorType* out) {
+  switch (f) {
+    case isa::MmaFormat::F16:
+    case isa::MmaFormat::BF16:
+      *out = perf::TensorType::kF16;
+      return true;
+    case isa::MmaFormat::TF32:
+      *out = perf::TensorType::kTf32;
+      return true;
+    case isa::MmaFormat::S8:
+    case isa::MmaFormat::U8:
+      *out = perf::TensorType::kI8;
+      return true;
+    case isa::MmaFormat::S4:
+    case isa::MmaFormat::U4:
+      *out = perf::TensorType::kI4;
+      return true;
+    case isa::MmaFormat::F64:
+      *out = perf::TensorType::kF64;
+      return true;
+    case isa::MmaFormat::E4M3:
+    case isa::MmaFormat::E5M2:
+      *out = perf::TensorType::kF8;
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void fold_pc_counts(const Program& program, const Worker& w, perf::KernelStats* out) {
+  const DecodedInst* code = program.code();
+  const size_t n = std::min<size_t>(w.pc_counts.size(), program.size() + 1u);
+  for (size_t pc = 0; pc < n; ++pc) {
+    const PcCount& k = w.pc_counts[pc];
+    if (k.warps == 0) continue;
+    const isa::Inst& inst = code[pc].inst;
+    const int pipe = static_cast<int>(isa::pipe_of(inst));
+    out->warp_instructions += k.warps;
+    out->thread_instructions += k.lanes;
+    out->pipe_warp_instructions[pipe] += k.warps;
+    out->pipe_thread_instructions[pipe] += k.lanes;
+    isa::MmaDesc desc;
+    perf::TensorType type;
+    if (inst.op == isa::Opcode::HMMA && isa::MmaDesc::decode(inst.imm, &desc) &&
+        tensor_type(desc.a, &type)) {
+      const isa::MmaDims d = isa::mma_dims(desc.shape);
+      out->tensor_fmas[static_cast<int>(type)] += k.warps * static_cast<uint64_t>(d.m) * d.n * d.k;
+    }
+  }
+}
+
+}  // namespace strata::hw::sim

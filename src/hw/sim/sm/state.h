@@ -2,11 +2,11 @@
 // between warps or CTAs costs nothing but a pointer.
 //
 // Ownership and threads: a GridState is shared by all worker threads (its mutable parts
-// are atomics); a Cta, with its warps, registers, shared and local memory, is run by one
-// worker thread at a time: it stays with the worker that started it unless an idle
-// worker takes it over (grid.cc hands it over under a mutex, which orders every access
-// of the old worker before those of the new one); a Worker is one thread's private
-// state. Shared atomics and each Worker sit on cache lines of their own.
+// are atomics); an SM (SmState) with its resident CTAs, their warps, registers, shared
+// and local memory, is run by one worker thread at a time: grid.cc hands SMs to workers
+// between epochs, behind a barrier that orders every access of the old worker before
+// those of the new one; a Worker is one thread's private state. Shared atomics, each SM
+// and each Worker sit on cache lines of their own.
 #pragma once
 
 #include <atomic>
@@ -16,6 +16,7 @@
 #include <new>
 #include <vector>
 
+#include "hw/perf/cache.h"
 #include "hw/sim/sm/exec.h"
 #include "hw/sim/sm/hazard_state.h"
 #include "hw/sim/sm/program.h"
@@ -84,7 +85,16 @@ struct Cta {
   std::vector<uint8_t> local;    // num_threads x local_bytes_per_thread
   CtaBarrier bars[kNumCtaBarriers];
   uint32_t next_warp = 0;        // round-robin cursor
-  uint64_t clock_seen = 0;       // SM clock (sm_cycles) at the end of its last round
+};
+
+// One SM's modeled state: what grid.cc's deterministic interleaving and the cache models
+// keep per SM. Touched only by the worker that currently runs the SM.
+struct alignas(kCacheLine) SmState {
+  uint64_t instructions = 0;              // warp instructions issued on this SM (its clock)
+  perf::SectorCache l1;                   // this SM's L1 (hw/perf/cache.h)
+  const perf::SectorCache* l2 = nullptr;  // the device's L2 (for the set of each request)
+  std::vector<perf::L2Request> l2_log;    // L2 requests of the current epoch, in issue order
+  std::vector<perf::L2Request> l2_replay; // the previous epoch's, being replayed into the L2
 };
 
 // Grid-wide, read-mostly launch facts plus the cross-thread stop/fault state.
@@ -104,51 +114,52 @@ struct GridState {
   uint32_t nwarpid = 1;
   double ns_per_cycle = 1.0;
   bool check_hazards = false;      // GridLaunch::check_hazards
+  SmState* sms = nullptr;          // sm_count of them (grid.cc owns them)
 
   // Written by different workers at different rates: one cache line each.
-  alignas(kCacheLine) std::atomic<uint64_t> next_cta{0};
-  alignas(kCacheLine) std::atomic<uint64_t> live_ctas{0};  // started and not finished
   alignas(kCacheLine) std::atomic<bool> stop{false};
   alignas(kCacheLine) std::atomic<uint64_t> writes{0};  // published count of stores/atomics (hang detection)
   alignas(kCacheLine) std::mutex fault_mutex;
   FaultRecord fault;                // first fault; guarded by fault_mutex
 };
 
-// A per-SM counter array of one worker, on cache lines no other data shares.
-class SmCounters {
+// A worker's view of the SMs' instruction counters (SmState::instructions): a worker
+// only touches the counters of the SMs it currently runs.
+class SmInstructionCounts {
  public:
-  explicit SmCounters(uint32_t sms)
-      : size_((sms + kPerLine - 1) / kPerLine * kPerLine),
-        v_(new (std::align_val_t{kCacheLine}) uint64_t[size_]()) {}
-  uint64_t& operator[](uint32_t sm) { return v_[sm]; }
-  uint64_t operator[](uint32_t sm) const { return v_[sm]; }
+  explicit SmInstructionCounts(SmState* sms) : sms_(sms) {}
+  uint64_t& operator[](uint32_t sm) { return sms_[sm].instructions; }
+  uint64_t operator[](uint32_t sm) const { return sms_[sm].instructions; }
 
  private:
-  static constexpr uint32_t kPerLine = kCacheLine / sizeof(uint64_t);
-  struct Free {
-    void operator()(uint64_t* p) const { ::operator delete[](p, std::align_val_t{kCacheLine}); }
-  };
-  uint32_t size_;
-  std::unique_ptr<uint64_t[], Free> v_;
+  SmState* sms_;
 };
 
-// One worker thread's private state (the CTAs it created are freed with it).
+// Executions of one instruction by one worker: warp instructions and the active lanes
+// (the running group's lanes, guard-predicated-off ones included) summed over them.
+struct PcCount {
+  uint64_t warps = 0;
+  uint64_t lanes = 0;
+};
+
+// One worker thread's private state.
 struct alignas(kCacheLine) Worker {
-  Worker(const PageWalker* walker, uint32_t sms) : tlb(walker), sm_instructions(sms), sm_clock_bias(sms) {}
+  Worker(const PageWalker* walker, SmState* sms) : tlb(walker), sm_instructions(sms) {}
   Tlb tlb;
   GridState* grid = nullptr;
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t writes = 0;               // stores/atomics executed (per instruction)
-  SmCounters sm_instructions;        // per SM, exact (statistics)
-  // Added to sm_instructions to form the SM clock, so that a CTA taken over from
-  // another worker never sees its clock go backwards.
-  SmCounters sm_clock_bias;
+  SmInstructionCounts sm_instructions;  // the SMs' counters (SmState::instructions)
   perf::KernelStats stats;           // this worker's share of the grid's statistics
-  std::vector<std::unique_ptr<Cta>> ctas;  // every CTA object this worker allocated
-  std::vector<Cta*> spare;                 // finished ones, for reuse
+  // ---- statistics collection (hw/sim/sm/stats.h) ----
+  // Warp instructions and active lanes per program counter (index = pc, size() + 1
+  // entries once run_warp has sized it), folded by fold_pc_counts when the grid ends.
+  std::vector<PcCount> pc_counts;
+  perf::TraceRecorder* trace = nullptr;  // GridLaunch::trace (hw/sim/sm/trace_hook.h)
 
-  uint64_t sm_clock(uint32_t sm) const { return sm_instructions[sm] + sm_clock_bias[sm]; }
+  // The SM's clock: warp instructions issued on it so far (deterministic, monotonic).
+  uint64_t sm_clock(uint32_t sm) const { return sm_instructions[sm]; }
 };
 
 // The running group of one warp, as the interpreter and handlers see it.
@@ -165,6 +176,7 @@ struct ExecContext {
   uint32_t* regs = nullptr;
   uint64_t insts = 0;         // instructions executed in this slice
   uint64_t thread_insts = 0;
+  perf::WarpTrace* trace_warp = nullptr;  // the warp's trace while recording (trace_hook.h)
 
   uint32_t* row(uint16_t r) const { return regs + static_cast<size_t>(r) * 32; }
   const uint32_t* src_b(const DecodedInst& in) const { return in.bimm ? in.bimm : row(in.b); }

@@ -5,6 +5,7 @@
 
 #include "hw/contract/page_table.h"
 #include "hw/sim/sm/hazard_check.h"
+#include "hw/sim/sm/trace_hook.h"
 #include "isa/encode.h"
 
 namespace strata::hw::sim::testing {
@@ -105,6 +106,7 @@ FaultRecord Harness::launch_raw(const std::vector<uint8_t>& bytes, Dim grid, Dim
   l.local_window = kLocalWindow;
   l.start_time_ns = 1000;
   l.check_hazards = opts.check_hazards.value_or(hazard_check_from_environment());
+  if (opts.trace != nullptr) return execute_grid_traced(l, stats, opts.trace);
   return execute_grid(l, stats);
 }
 

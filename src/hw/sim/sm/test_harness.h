@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hw/config/arch_config.h"
+#include "hw/perf/trace.h"
 #include "hw/sim/memory.h"
 #include "hw/sim/sm/exec.h"
 #include "isa/inst.h"
@@ -51,6 +52,7 @@ struct LaunchOptions {
   std::optional<bool> check_hazards;
   std::vector<uint8_t> const_bank2;  // the module's .const data, bound as bank 2 when not empty
   std::vector<uint8_t> env_bank;     // the launch environment (%envreg), bank 4 when not empty
+  perf::KernelTrace* trace = nullptr;  // when set, receives SM 0's recorded trace (trace_hook.h)
 };
 
 class Harness {

@@ -197,24 +197,48 @@ class Parser {
       bool ok;
       std::string_view section, name, message;
     };
+    const int64_t issue_lanes = c.warp_schedulers_per_sm * c.warp_size;
+    constexpr std::string_view kAboveIssue =
+        "exceeds warp_schedulers_per_sm x warp_size (more lanes per clock than the SM issues)";
     const Rule rules[] = {
         {c.max_threads_per_block <= c.max_threads_per_sm, "sm", "max_threads_per_block",
          "exceeds max_threads_per_sm"},
         {c.max_threads_per_block % c.warp_size == 0, "sm", "max_threads_per_block",
          "is not a multiple of warp_size"},
-        {c.max_block_dim_x <= c.max_threads_per_block && c.max_block_dim_y <= c.max_threads_per_block &&
+        {c.max_block_dim_x <= c.max_threads_per_block &&
+             c.max_block_dim_y <= c.max_threads_per_block &&
              c.max_block_dim_z <= c.max_threads_per_block,
          "sm", "max_block_dim_x", "a block dimension exceeds max_threads_per_block"},
         {c.registers_per_block <= c.registers_per_sm, "sm", "registers_per_block",
          "exceeds registers_per_sm"},
-        {c.shared_bytes_per_block <= c.shared_bytes_per_block_optin, "sm",
-         "shared_bytes_per_block", "exceeds shared_bytes_per_block_optin"},
+        {c.shared_bytes_per_block <= c.shared_bytes_per_block_optin, "sm", "shared_bytes_per_block",
+         "exceeds shared_bytes_per_block_optin"},
         {c.shared_bytes_per_block_optin <= c.shared_bytes_per_sm, "sm",
          "shared_bytes_per_block_optin", "exceeds shared_bytes_per_sm"},
         {c.shared_bytes_per_sm <= c.l1_bytes, "sm", "shared_bytes_per_sm",
          "exceeds l1_bytes (shared memory is carved out of L1)"},
         {c.vram_bytes % (2 << 20) == 0, "device", "vram_bytes",
          "must be a multiple of 2 MiB (the huge-page size)"},
+        // Timing-model inputs: no pipe accepts more lanes per clock than the
+        // schedulers can issue, and each memory level is slower than the one above.
+        {c.fp32_lanes_per_clock <= issue_lanes, "sm", "fp32_lanes_per_clock", kAboveIssue},
+        {c.fp64_lanes_per_clock <= issue_lanes, "sm", "fp64_lanes_per_clock", kAboveIssue},
+        {c.int_lanes_per_clock <= issue_lanes, "sm", "int_lanes_per_clock", kAboveIssue},
+        {c.sfu_lanes_per_clock <= issue_lanes, "sm", "sfu_lanes_per_clock", kAboveIssue},
+        {c.ldst_lanes_per_clock <= issue_lanes, "sm", "ldst_lanes_per_clock", kAboveIssue},
+        {c.texture_lanes_per_clock <= issue_lanes, "sm", "texture_lanes_per_clock", kAboveIssue},
+        {c.shared_bytes_per_clock % 4 == 0, "sm", "shared_bytes_per_clock",
+         "is not a multiple of the 4-byte bank width"},
+        {c.shared_latency_cycles < c.l2_hit_latency_cycles, "sm", "shared_latency_cycles",
+         "is not below device.l2_hit_latency_cycles (shared memory is on the SM)"},
+        {c.l1_hit_latency_cycles < c.l2_hit_latency_cycles, "sm", "l1_hit_latency_cycles",
+         "is not below device.l2_hit_latency_cycles (an L1 hit cannot be slower than an L2 hit)"},
+        {static_cast<double>(c.l2_hit_latency_cycles) * 1000.0 /
+                 static_cast<double>(c.core_clock_mhz) <
+             static_cast<double>(c.dram_latency_ns),
+         "device", "dram_latency_ns",
+         "is not above the L2 hit latency (l2_hit_latency_cycles at core_clock_mhz): a DRAM access "
+         "includes the L2 lookup"},
     };
     for (const Rule& r : rules) {
       if (!r.ok) {

@@ -154,6 +154,96 @@ TEST(ArchConfig, InconsistentFieldsAreRejected) {
                "multiple of 2 MiB");
 }
 
+TEST(ArchConfig, EveryShippedFieldCitesItsSource) {
+  for (const char* name : {"strata-g1", "a100-sxm", "h100-sxm", "h200-sxm"}) {
+    auto config = load_arch_config(name);
+    ASSERT_TRUE(config.ok()) << name << ": " << config.status().to_string();
+    for (const ArchFieldInfo& f : arch_fields()) {
+      const std::string key = std::string(f.section) + "." + std::string(f.name);
+      auto it = config->provenance.find(key);
+      ASSERT_NE(it, config->provenance.end()) << name << " " << key;
+      const bool cited =
+          it->second.rfind("source: ", 0) == 0 || it->second.rfind("calibrated: ", 0) == 0;
+      EXPECT_TRUE(cited) << name << " " << key << ": " << it->second;
+      EXPECT_GT(it->second.size(), 20u) << name << " " << key << ": " << it->second;
+    }
+  }
+}
+
+TEST(ArchConfig, TimingFieldsReachTheStruct) {
+  auto g1 = parse_arch_config(g1_text(), "g1.toml");
+  ASSERT_TRUE(g1.ok()) << g1.status().to_string();
+  EXPECT_EQ(g1->fp32_lanes_per_clock, 128);
+  EXPECT_EQ(g1->tensor_fma_per_clock_f16, 1024);
+  EXPECT_EQ(g1->shared_bank_count, 32);
+  EXPECT_EQ(g1->l2_bytes_per_clock, 1536);
+  EXPECT_EQ(g1->dram_latency_ns, 300);
+  EXPECT_EQ(g1->host_link_bytes_per_second, 31507692307);
+  EXPECT_EQ(g1->launch_api_ns, 2600);
+  // Every strata-g1 throughput/latency choice is marked as a design choice.
+  for (const char* key :
+       {"sm.fp32_lanes_per_clock", "sm.tensor_fma_per_clock_f16", "device.l2_bytes_per_clock",
+        "device.dram_latency_ns", "link.peer_link_bytes_per_second"}) {
+    EXPECT_EQ(g1->provenance[key].rfind("source: design choice", 0), 0u) << key;
+  }
+  // Reference configs reproduce their datasheet peaks (within rounding).
+  auto h100 = load_arch_config("h100-sxm");
+  ASSERT_TRUE(h100.ok());
+  const double h100_fp32 =
+      2.0 * h100->sm_count * h100->fp32_lanes_per_clock * h100->core_clock_mhz * 1e6;
+  EXPECT_NEAR(h100_fp32 / 1e12, 66.9, 0.1);  // NVIDIA H100 SXM5 datasheet
+  const double h100_fp16 = 2.0 * h100->sm_count * h100->tensor_fma_per_clock_f16 * 1830e6;
+  EXPECT_NEAR(h100_fp16 / 1e12, 989.4, 0.5);  // quoted at 1.83 GHz
+  auto a100 = load_arch_config("a100-sxm");
+  ASSERT_TRUE(a100.ok());
+  EXPECT_NEAR(
+      2.0 * a100->sm_count * a100->tensor_fma_per_clock_f16 * a100->core_clock_mhz * 1e6 / 1e12,
+      312.0, 0.5);
+  EXPECT_NEAR(2.0 * a100->sm_count * a100->fp64_lanes_per_clock * a100->core_clock_mhz * 1e6 / 1e12,
+              9.7, 0.05);
+}
+
+// The strata-g1 design rule (issue 5): no richer in DRAM bytes per FP32 FLOP than H100.
+TEST(ArchConfig, StrataG1IsNoRicherInBytesPerFlopThanH100) {
+  auto bytes_per_flop = [](const ArchConfig& c) {
+    const double dram = static_cast<double>(c.memory_clock_mhz) * 1e6 *
+                        static_cast<double>(c.memory_bus_width_bits) / 8.0 *
+                        static_cast<double>(c.memory_transfers_per_clock);
+    const double flops = 2.0 * static_cast<double>(c.sm_count * c.fp32_lanes_per_clock) *
+                         static_cast<double>(c.core_clock_mhz) * 1e6;
+    return dram / flops;
+  };
+  auto g1 = load_arch_config("strata-g1");
+  auto h100 = load_arch_config("h100-sxm");
+  ASSERT_TRUE(g1.ok() && h100.ok());
+  EXPECT_LE(bytes_per_flop(*g1), bytes_per_flop(*h100));
+  EXPECT_NEAR(bytes_per_flop(*g1), 448e9 / 9.216e12, 1e-4);
+}
+
+TEST(ArchConfig, ImpossibleTimingInputsAreRejected) {
+  expect_error(
+      replace_line(g1_text(), "fp32_lanes_per_clock", "fp32_lanes_per_clock = 256 # source: x"),
+      "'sm\\.fp32_lanes_per_clock' exceeds warp_schedulers_per_sm x warp_size");
+  expect_error(
+      replace_line(g1_text(), "sfu_lanes_per_clock", "sfu_lanes_per_clock = 0 # source: x"),
+      "'sm\\.sfu_lanes_per_clock' = 0 is out of range");
+  expect_error(replace_line(g1_text(), "shared_bank_count", "shared_bank_count = 16 # source: x"),
+               "'sm\\.shared_bank_count' = 16 is out of range \\[32, 32\\]");
+  expect_error(
+      replace_line(g1_text(), "shared_bytes_per_clock", "shared_bytes_per_clock = 130 # source: x"),
+      "'sm\\.shared_bytes_per_clock' is not a multiple of the 4-byte bank width");
+  expect_error(
+      replace_line(g1_text(), "l1_hit_latency_cycles", "l1_hit_latency_cycles = 400 # source: x"),
+      "'sm\\.l1_hit_latency_cycles' is not below device\\.l2_hit_latency_cycles");
+  expect_error(replace_line(g1_text(), "dram_latency_ns", "dram_latency_ns = 100 # source: x"),
+               "'device\\.dram_latency_ns' is not above the L2 hit latency");
+  expect_error(replace_line(g1_text(), "host_link_bytes_per_second",
+                            "host_link_bytes_per_second = 0 # source: x"),
+               "'link\\.host_link_bytes_per_second' = 0 is out of range");
+  expect_error(replace_line(g1_text(), "launch_api_ns", ""),
+               "missing field 'launch_api_ns' in \\[host\\]");
+}
+
 TEST(ArchConfig, SyntaxErrorHasALine) {
   expect_error("[device]\nname = \n", "^t\\.toml:2: ");
   expect_error("[device\n", "^t\\.toml:1: ");

@@ -23,11 +23,12 @@ namespace strata::hw::perf {
 
 // What bounds a kernel: the largest term of the model.
 enum class Bound : uint8_t { kIssue, kPipe, kShared, kL1, kL2, kDram, kLatency, kLaunch };
-const char* bound_name(Bound bound);  // "issue", "pipe", "shared", "l1", "l2", "dram", "latency", "launch"
+const char* bound_name(
+    Bound bound);  // "issue", "pipe", "shared", "l1", "l2", "dram", "latency", "launch"
 
 struct KernelTime {
-  uint64_t ns = 0;              // total modeled duration, launch overhead included
-  uint64_t cycles = 0;          // core cycles of the busiest SM (without launch overhead)
+  uint64_t ns = 0;      // total modeled duration, launch overhead included
+  uint64_t cycles = 0;  // core cycles of the busiest SM (without launch overhead)
   Bound bound = Bound::kIssue;
   Pipe busiest_pipe = Pipe::kFp32;  // meaningful when bound == kPipe
   // Each term in core cycles on the busiest SM (for the report and the advisor).
@@ -38,15 +39,17 @@ struct KernelTime {
   double l2_cycles = 0;
   double dram_cycles = 0;
   double latency_cycles = 0;
-  double tail_cycles = 0;       // extra cycles of the last, partial wave
+  double tail_cycles = 0;  // extra cycles of the last, partial wave
   uint64_t launch_ns = 0;
-  double waves = 0;             // ctas / (ctas_per_sm x SMs available)
+  double waves = 0;  // ctas / (ctas_per_sm x SMs available)
 };
 
 KernelTime model_kernel(const ArchConfig& config, const KernelStats& stats, double sm_share = 1.0);
 
 // Where a copy's bytes live.
 enum class MemoryKind : uint8_t { kDevice, kHost, kPeer };
+// A copy or fill takes latency_ns (engine start-up and link latency) and then ns (the
+// transfer, bytes / bytes_per_second); its total time is latency_ns + ns.
 struct CopyTime {
   uint64_t ns = 0;
   double bytes_per_second = 0;  // of the bottleneck link
@@ -61,5 +64,8 @@ CopyTime model_fill(const ArchConfig& config, MemoryKind dst, uint64_t bytes);
 // section says the driver spends on it.
 enum class ApiCost : uint8_t { kCall, kLaunch, kCopySubmit, kSync };
 uint64_t model_api_ns(const ArchConfig& config, ApiCost kind);
+
+// Peak DRAM bandwidth of `config`: memory clock x bus width / 8 x transfers per clock.
+double dram_bytes_per_second(const ArchConfig& config);
 
 }  // namespace strata::hw::perf

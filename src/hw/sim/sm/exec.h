@@ -15,6 +15,8 @@
 
 namespace strata::hw::perf {
 class CacheState;  // hw/perf/cache.h
+class TraceRecorder;  // hw/perf/trace.h
+struct WarpTrace;
 }  // namespace strata::hw::perf
 
 namespace strata::hw::sim {
@@ -57,6 +59,9 @@ struct GridLaunch {
   // The device's cache contents, which persist from grid to grid (owned by the command
   // processor); null: the grid starts with empty caches of its own.
   perf::CacheState* caches = nullptr;
+  // Records the instruction and address streams of SM 0's CTAs into this recorder
+  // (caller-owned, hw/sim/sm/trace_hook.h) for the detailed timing model; null: off.
+  perf::TraceRecorder* trace = nullptr;
 };
 
 // Executes every CTA of the grid on the SM worker threads (STRATA_THREADS, default:

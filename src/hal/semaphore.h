@@ -49,6 +49,10 @@ class Semaphore {
   // OK, or the Status it failed with.
   Status failure_status();
 
+  // The modeled time (host virtual time base, ns; docs/hw-contract.md "Clock model") at
+  // which the current value was signalled; 0 where the backend does not model time.
+  uint64_t signal_time_ns() { return do_signal_time_ns(); }
+
  protected:
   Semaphore() = default;
   virtual StatusOr<uint64_t> do_query() = 0;
@@ -56,6 +60,7 @@ class Semaphore {
   virtual Status do_wait(uint64_t value, std::chrono::nanoseconds timeout) = 0;
   virtual void do_fail(Status status) = 0;
   virtual Status do_failure_status() = 0;
+  virtual uint64_t do_signal_time_ns() { return 0; }
 };
 
 // A (semaphore, value) pair: "wait until >= value" or "signal to value".

@@ -9,6 +9,7 @@
 
 #include "base/check.h"
 #include "base/log.h"
+#include "base/virtual_time.h"
 #include "hw/contract/packets.h"
 #include "hw/contract/page_table.h"
 #include "hw/contract/regs.h"
@@ -78,7 +79,7 @@ Status KmdDevice::init() {
   CHECK(reserved.ok() && *reserved == 0);
   hw_channels_.assign(num_channels_, 0);
 
-  fence_page_bytes_ = (num_channels_ * 8 + hw::kPageSize - 1) & ~(hw::kPageSize - 1);
+  fence_page_bytes_ = (num_channels_ * 16 + hw::kPageSize - 1) & ~(hw::kPageSize - 1);
   fence_page_ = static_cast<uint64_t*>(std::aligned_alloc(hw::kPageSize, fence_page_bytes_));
   if (fence_page_ == nullptr) return error(Code::kOutOfMemory, "kmd: no memory for fence page");
   std::memset(fence_page_, 0, fence_page_bytes_);
@@ -355,11 +356,15 @@ StatusOr<std::shared_ptr<KmdDevice::Channel>> KmdDevice::find_channel(ChannelId 
 }
 
 uint64_t KmdDevice::fence_value(uint32_t hw_channel) const {
-  return std::atomic_ref<uint64_t>(fence_page_[hw_channel]).load(std::memory_order_acquire);
+  return std::atomic_ref<uint64_t>(fence_page_[2 * hw_channel]).load(std::memory_order_acquire);
 }
 
 uint64_t KmdDevice::fence_va(uint32_t hw_channel) const {
-  return reinterpret_cast<uint64_t>(&fence_page_[hw_channel]);
+  return reinterpret_cast<uint64_t>(&fence_page_[2 * hw_channel]);
+}
+
+uint64_t KmdDevice::fence_time(uint32_t hw_channel) const {
+  return std::atomic_ref<uint64_t>(fence_page_[2 * hw_channel + 1]).load(std::memory_order_acquire);
 }
 
 Status KmdDevice::channel_create(KmdChannelCreate* r) {
@@ -388,7 +393,8 @@ Status KmdDevice::channel_create(KmdChannelCreate* r) {
   channel->ring_phys = ring_phys;
   channel->ring = std::make_unique<Ring>(
       reinterpret_cast<uint32_t*>(gpu_->vram_base() + ring_phys), ring_bytes);
-  std::atomic_ref<uint64_t>(fence_page_[hw]).store(0, std::memory_order_release);
+  std::atomic_ref<uint64_t>(fence_page_[2 * hw + 1]).store(0, std::memory_order_release);
+  std::atomic_ref<uint64_t>(fence_page_[2 * hw]).store(0, std::memory_order_release);
 
   const uint64_t pt = context->tables->root();
   gpu_->write_reg(hw::channel_reg(hw, hw::REG_CH_CTRL), kCtrlReset);
@@ -460,18 +466,29 @@ Status KmdDevice::submit(KmdSubmit* r) {
   const uint64_t fence = channel->next_fence.load();
   uint32_t fence_packet[1 + sizeof(hw::SemPacket) / 4];
   fence_packet[0] = hw::PacketHeader::make(hw::PacketOp::kSemRelease, sizeof(hw::SemPacket) / 4,
-                                           hw::kPacketInterrupt).raw;
+                                           hw::kPacketInterrupt | hw::kPacketSemTime).raw;
   const hw::SemPacket sem{fence_va(channel->hw), fence};
   std::memcpy(&fence_packet[1], &sem, sizeof(sem));
+  // The submission's host virtual time, ahead of its packets.
+  uint32_t time_packet[1 + sizeof(hw::HostTimePacket) / 4];
+  time_packet[0] = hw::PacketHeader::make(hw::PacketOp::kHostTime, sizeof(hw::HostTimePacket) / 4).raw;
+  const hw::HostTimePacket host_time{vt::now_ns()};
+  std::memcpy(&time_packet[1], &host_time, sizeof(host_time));
 
   const uint32_t put_reg = hw::channel_reg(channel->hw, hw::REG_CH_PUT);
   const uint32_t get_reg = hw::channel_reg(channel->hw, hw::REG_CH_GET);
-  // The validated packets, then the fence.
+  // The host time, the validated packets, then the fence.
+  bool time_written = false;
   for (size_t i = 0; i <= dwords.size();) {
     const std::span<const uint32_t> packet =
-        i == dwords.size() ? std::span<const uint32_t>(fence_packet)
-                           : dwords.subspan(i, 1 + hw::PacketHeader{dwords[i]}.dwords());
-    i += i == dwords.size() ? 1 : packet.size();
+        !time_written          ? std::span<const uint32_t>(time_packet)
+        : i == dwords.size()   ? std::span<const uint32_t>(fence_packet)
+                               : dwords.subspan(i, 1 + hw::PacketHeader{dwords[i]}.dwords());
+    if (!time_written) {
+      time_written = true;
+    } else {
+      i += i == dwords.size() ? 1 : packet.size();
+    }
     const uint32_t needed = ring.bytes_needed(static_cast<uint32_t>(packet.size()));
     while (ring.free_bytes(gpu_->read_reg(get_reg) & (ring.size_bytes() - 1)) < needed) {
       // Ring full: let the GPU consume what is queued, and stop if the channel died.
@@ -493,10 +510,14 @@ Status KmdDevice::submit(KmdSubmit* r) {
 Status KmdDevice::fence_wait(KmdFenceWait* r) {
   std::unique_lock lock(mu_);
   ASSIGN_OR_RETURN(std::shared_ptr<Channel> channel, find_channel(r->channel));
+  r->completed_ns = 0;
   if (r->fence == 0) return ok_status();
   const auto deadline = deadline_after(r->timeout_ns);
   while (true) {
-    if (fence_value(channel->hw) >= r->fence) return ok_status();
+    if (fence_value(channel->hw) >= r->fence) {
+      r->completed_ns = fence_time(channel->hw);
+      return ok_status();
+    }
     if (!channel->failure.ok()) return channel->failure;
     const auto now = Clock::now();
     // A poll (timeout 0, the HAL reclaiming completed work) gets a short message: no

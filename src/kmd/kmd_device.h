@@ -111,6 +111,7 @@ class KmdDevice {
   StatusOr<std::shared_ptr<Channel>> find_channel(ChannelId id);
   uint64_t fence_value(uint32_t hw_channel) const;
   uint64_t fence_va(uint32_t hw_channel) const;
+  uint64_t fence_time(uint32_t hw_channel) const;
   Status destroy_channel_locked(std::unique_lock<std::mutex>& lock, ChannelId id);
   // Resets every channel of `context` after a fault.
   void reset_context_channels(Context& context);
@@ -129,7 +130,9 @@ class KmdDevice {
   std::condition_variable event_cv_;   // fences, faults, notify
   uint64_t event_count_ = 0;
   RangeAllocator vram_;
-  uint64_t* fence_page_ = nullptr;      // host memory, one u64 per hardware channel
+  // Host memory, 16 bytes per hardware channel: {fence value, its modeled time}
+  // (kPacketSemTime).
+  uint64_t* fence_page_ = nullptr;
   uint64_t fence_page_bytes_ = 0;
   uint32_t next_id_ = 1;
   uint32_t next_asid_ = 1;

@@ -22,6 +22,7 @@ int payload_dwords(hw::PacketOp op) {
     case hw::PacketOp::kSemAcquire: return sizeof(hw::SemPacket) / 4;
     case hw::PacketOp::kTimestamp: return sizeof(hw::TimestampPacket) / 4;
     case hw::PacketOp::kIcacheInvalidate: return sizeof(hw::RangePacket) / 4;
+    case hw::PacketOp::kHostTime: return sizeof(hw::HostTimePacket) / 4;
   }
   return -2;
 }

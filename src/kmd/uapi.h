@@ -147,7 +147,9 @@ struct KmdChannelDestroy {
   ChannelId channel;            // in: waits for pending work (bounded) then frees
 };
 // Copies whole packets (hw/contract/packets.h) into the channel's ring, waiting for
-// space when it is full, appends a fence release, and rings the doorbell.
+// space when it is full, appends a fence release, and rings the doorbell. The KMD puts
+// a kHostTime packet with the calling thread's host virtual time (base/virtual_time.h)
+// in front of the packets, so the GPU starts none of them before it was submitted.
 struct KmdSubmit {
   ChannelId channel;            // in
   uint32_t dword_count;         // in: may be 0 (fence only)
@@ -156,11 +158,16 @@ struct KmdSubmit {
 };
 // Waits for a fence. OK when signaled; the context's fault Status if the channel was
 // reset by a fault before reaching it; kNotReady when timeout_ns passes (0: poll).
+// When signaled, completed_ns is the modeled completion time the GPU stored with the
+// channel's fence (docs/hw-contract.md, "Clock model"): that of this fence, or of a
+// later one of the channel if it has passed too. The caller decides whether its host
+// virtual time moves there (a blocking wait does; a poll reclaiming work does not).
 struct KmdFenceWait {
   ChannelId channel;            // in
   uint32_t reserved;
   uint64_t fence;               // in
   uint64_t timeout_ns;          // in: UINT64_MAX waits forever
+  uint64_t completed_ns;        // out
 };
 // Interrupt event counter: incremented on every completion/fault interrupt and by
 // KmdNotify. Blocks until the counter differs from `seen` or timeout.

@@ -94,7 +94,7 @@ CUresult CUDAAPI cuEventQuery(CUevent hEvent) {
     ASSIGN_OR_RETURN(std::shared_ptr<Event> e, live(handles().events, hEvent, "event"));
     RETURN_IF_ERROR(e->context().check());
     if (auto captured = capture_event_sync(*e)) return *captured;
-    return e->query();
+    return e->query(/*observe=*/true);
   });
 }
 

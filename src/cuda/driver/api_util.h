@@ -1,6 +1,9 @@
 // Shared helpers of the extern "C" entry points (api_*.cc): every entry point runs its
 // body through api_call, which maps the Status to a CUresult in one place and keeps C++
-// exceptions from crossing the C ABI.
+// exceptions from crossing the C ABI. It is also where the calling thread's host virtual
+// time advances (base/virtual_time.h): once per outermost entry (entry points calling
+// entry points count once), by the CPU time spent outside Strata since the last exit
+// and by the call's modeled cost (charge_api_cost).
 #pragma once
 
 #include <cuda.h>
@@ -8,6 +11,7 @@
 #include <new>
 
 #include "base/status.h"
+#include "base/virtual_time.h"
 #include "cuda/driver/context.h"
 #include "cuda/driver/cu_result.h"
 #include "cuda/driver/handles.h"
@@ -16,10 +20,16 @@
 
 namespace strata::cuda::driver {
 
+// Adds the modeled host cost of `api` (perf::model_api_ns with the current context's
+// device config; nothing without a current context) to the caller's virtual time.
+void charge_api_cost(const char* api);
+
 template <typename Body>
 CUresult api_call(const char* api, Body&& body) {
   // CUDA API calls from inside a host function are not permitted (host_worker.h).
   if (on_host_worker_thread()) return CUDA_ERROR_NOT_PERMITTED;
+  vt::ApiScope scope;
+  if (scope.outermost()) charge_api_cost(api);
   try {
     return to_cu_result(api, body());
   } catch (const std::bad_alloc&) {

@@ -1,14 +1,37 @@
 #include "cuda/driver/event.h"
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "base/log.h"
+#include "base/virtual_time.h"
 #include "cuda/driver/context.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/stream.h"
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
+
+Status observe_completion(hal::Semaphore& semaphore, uint64_t value, const char* not_ready) {
+  // Let the simulator catch up (bounded: the work may wait for the host).
+  const auto deadline = std::chrono::steady_clock::now() + kObserveWait;
+  while (true) {
+    ASSIGN_OR_RETURN(uint64_t done, semaphore.query());
+    if (done >= value) break;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      vt::advance_by(kNotReadyPollNs);
+      return error(Code::kNotReady, not_ready);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+  // Done in the simulator; done in model time once the host's time has reached it.
+  if (vt::now_ns() < semaphore.signal_time_ns()) {
+    vt::advance_by(kNotReadyPollNs);
+    return error(Code::kNotReady, not_ready);
+  }
+  return ok_status();
+}
 
 StatusOr<std::shared_ptr<Event>> Event::create(Context& context, unsigned int flags) {
   constexpr unsigned int kKnown =
@@ -67,9 +90,10 @@ Status Event::synchronize() {
   return waited;
 }
 
-Status Event::query() {
+Status Event::query(bool observe) {
   hal::SemaphoreValue r = recorded();
   if (r.value == 0) return ok_status();
+  if (observe) return observe_completion(*r.semaphore, r.value, "event has not completed");
   ASSIGN_OR_RETURN(uint64_t done, r.semaphore->query());
   if (done < r.value) return error(Code::kNotReady, "event has not completed");
   return ok_status();

@@ -6,6 +6,8 @@
 
 #include <cuda.h>
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 
@@ -29,7 +31,9 @@ class Event {
   Status record(Stream& stream);
   Status synchronize();
   // OK when the latest record completed (or there is none), kNotReady otherwise.
-  Status query();
+  // `observe`: the application asked (cuEventQuery): answered in model time
+  // (observe_completion).
+  Status query(bool observe = false);
   // The latest record, as something a stream can wait for (value 0: none).
   hal::SemaphoreValue recorded();
 
@@ -49,5 +53,16 @@ class Event {
   std::mutex mutex_;
   uint64_t value_ = 0;
 };
+
+// How a query the application makes (cuEventQuery, cuStreamQuery) answers in model time
+// (docs/hw-contract.md, "Clock model"): it first lets the simulator finish the work
+// (waiting up to kObserveWait of wall time, since the work may wait for the host), then
+// reports completion only if the caller's host virtual time has reached the modeled
+// completion time the semaphore carries. Each "not ready" costs the caller at least
+// kNotReadyPollNs of virtual time, so a polling loop ends after a number of polls that
+// depends only on modeled times (with STRATA_HOST_TIME=none).
+inline constexpr std::chrono::milliseconds kObserveWait{200};
+inline constexpr uint64_t kNotReadyPollNs = 100;
+Status observe_completion(hal::Semaphore& semaphore, uint64_t value, const char* not_ready);
 
 }  // namespace strata::cuda::driver

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 
+#include "base/virtual_time.h"
 #include "cuda/driver/context.h"
 #include "cuda/driver/device.h"
+#include "cuda/driver/event.h"
 #include "cuda/driver/handles.h"
 #include "cuda/driver/host_worker.h"
 #include "fmt/format.h"
@@ -206,9 +208,10 @@ Status Stream::synchronize() {
   return ok_status();
 }
 
-Status Stream::query() {
+Status Stream::query(bool observe) {
   uint64_t target = value_.load();
   if (target == 0) return ok_status();
+  if (observe) return observe_completion(*timeline_, target, "stream has pending work");
   ASSIGN_OR_RETURN(uint64_t done, timeline_->query());
   if (done < target) return error(Code::kNotReady, "stream has pending work");
   return ok_status();
@@ -226,8 +229,13 @@ Status Stream::launch_host(std::function<void(const Status&)> fn) {
   hal::SemaphoreValue wait{gate, 1};
   RETURN_IF_ERROR(submit(nullptr, std::span<const hal::SemaphoreValue>(&wait, 1)));
   host_worker_->post([timeline = timeline_, before, gate, fn = std::move(fn)] {
+    // In model time (base/virtual_time.h) the function runs on the worker when the work
+    // before it has completed (the wait moves the worker's time there) and takes the
+    // worker's CPU time; the gate's signal carries the time it ended at.
     Status status = timeline->wait(before);
+    const uint64_t cpu_before = vt::cpu_ns();
     fn(status);
+    vt::advance_by(vt::cpu_ns() - cpu_before);
     if (status.ok()) {
       (void)gate->signal(1);
     } else {

@@ -85,7 +85,9 @@ class Stream {
 
   Status synchronize();
   // OK when all work is done, kNotReady when some is pending, or the failure.
-  Status query();
+  // `observe`: the application asked (cuStreamQuery): answered in model time
+  // (event.h: observe_completion).
+  Status query(bool observe = false);
 
   // Queues a host function: `fn` runs on the stream's HostWorker thread (host_worker.h)
   // once all work queued before it (including implicit legacy-stream dependencies) has

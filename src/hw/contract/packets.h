@@ -19,10 +19,16 @@ enum class PacketOp : uint8_t {
   kSemAcquire = 5,      // SemPacket: wait until the u64 at va >= value
   kTimestamp = 6,       // TimestampPacket: store the device clock (ns, u64) at va
   kIcacheInvalidate = 7,  // RangePacket: drop decoded code in [va, va + size)
+  kHostTime = 8,        // HostTimePacket: the following packets were submitted at host
+                        // virtual time ns (docs/hw-contract.md, "Clock model")
 };
 
 // Header flag: raise INTR_STATUS.completion after this packet completes.
 inline constexpr uint8_t kPacketInterrupt = 1u << 0;
+// Header flag of kSemRelease / kSemAcquire: the semaphore is 16 bytes, {u64 value, u64
+// modeled time ns}. A release stores the channel's modeled time at va + 8 before the
+// value; an acquire makes the channel wait, in modeled time, until the time at va + 8.
+inline constexpr uint8_t kPacketSemTime = 1u << 1;
 
 struct PacketHeader {
   uint32_t raw;
@@ -89,6 +95,10 @@ struct TimestampPacket {
 struct RangePacket {
   uint64_t va;
   uint64_t size;
+};
+
+struct HostTimePacket {
+  uint64_t ns;             // host virtual time of the submission (base/virtual_time.h)
 };
 
 }  // namespace strata::hw

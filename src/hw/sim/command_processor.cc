@@ -1,6 +1,7 @@
 #include "hw/sim/command_processor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "base/check.h"
@@ -12,7 +13,11 @@ namespace {
 constexpr uint32_t kCtrlEnable = 1u << 0;
 constexpr uint32_t kCtrlReset = 1u << 1;
 constexpr uint32_t kStatusFaulted = 1;
-constexpr uint8_t kKnownPacketFlags = kPacketInterrupt;
+constexpr uint8_t kKnownPacketFlags = kPacketInterrupt | kPacketSemTime;
+
+// The perf log's device number: simulated GPUs in creation order (the KMD creates them
+// in device-index order).
+std::atomic<uint32_t> next_device_number{0};
 
 uint64_t set_lo(uint64_t v, uint32_t lo) { return (v & ~0xffffffffull) | lo; }
 uint64_t set_hi(uint64_t v, uint32_t hi) { return (v & 0xffffffffull) | (uint64_t{hi} << 32); }
@@ -27,8 +32,11 @@ CommandProcessor::CommandProcessor(const ArchConfig& config, uint8_t* vram, uint
       clock_(clock),
       faults_(faults),
       interrupts_(interrupts),
+      timeline_(config, kNumChannels, clock, next_device_number.fetch_add(1)),
       payload_(0x10000),
-      thread_([this] { run(); }) {}
+      thread_([this] { run(); }) {
+  register_device_memory(vram_, vram_size_);
+}
 
 CommandProcessor::~CommandProcessor() {
   {
@@ -37,6 +45,7 @@ CommandProcessor::~CommandProcessor() {
   }
   wake_.notify_all();
   thread_.join();
+  unregister_device_memory(vram_);
 }
 
 uint32_t CommandProcessor::read_channel_reg(uint32_t channel, Reg reg) {
@@ -195,9 +204,19 @@ CommandProcessor::Step CommandProcessor::step(uint32_t index) {
   ctx.asid = c.asid;
   ctx.walker = &walker;
   ctx.config = &config_;
-  ctx.clock = clock_;
+  if (timeline_generation_[index] != c.generation) {
+    // The channel was reset: its modeled submit/ready times start afresh.
+    timeline_.reset(index);
+    timeline_generation_[index] = c.generation;
+  }
+  ctx.timeline = &timeline_;
+  ctx.priority = c.priority;
+  ctx.vram = vram_;
+  ctx.vram_size = vram_size_;
   ctx.programs = &programs_;
-  const PacketOutcome outcome = execute_packet(ctx, header.op(), payload_.data(), header.dwords());
+  ctx.caches = &caches_;
+  const PacketOutcome outcome =
+      execute_packet(ctx, header.op(), payload_.data(), header.dwords(), header.flags());
   switch (outcome.kind) {
     case PacketOutcome::kBlocked:
       return Step::kBlocked;

@@ -17,6 +17,10 @@
 // into the fault FIFO, sets CH_STATUS = 1 (the channel stops, GET stays at the faulting
 // packet) and raises INTR_STATUS.fault. Writing CH_CTRL with bit 1 resets the channel.
 //
+// Modeled time: the command processor schedules every command on its Timeline
+// (timeline.h), which advances `clock` to the latest modeled completion. Functional
+// execution order is as above; only modeled times come from the timeline.
+//
 // Thread-safe: register reads/writes may come from any thread.
 #pragma once
 
@@ -28,11 +32,13 @@
 #include <vector>
 
 #include "hw/config/arch_config.h"
+#include "hw/perf/cache.h"
 #include "hw/contract/regs.h"
 #include "hw/sim/device_clock.h"
 #include "hw/sim/fault_fifo.h"
 #include "hw/sim/interrupts.h"
 #include "hw/sim/packet_exec.h"
+#include "hw/sim/timeline.h"
 
 namespace strata::hw::sim {
 
@@ -79,6 +85,9 @@ class CommandProcessor {
   FaultFifo* const faults_;
   Interrupts* const interrupts_;
   ProgramCache programs_;           // command-processor thread only
+  perf::CacheState caches_{config_};  // the device's L2 (hw/perf/cache.h); command-processor thread only
+  Timeline timeline_;               // command-processor thread only (but latest_ns)
+  uint64_t timeline_generation_[kNumChannels] = {};  // channel generation the timeline saw
   std::vector<uint32_t> payload_;   // command-processor thread only
 
   std::mutex mu_;

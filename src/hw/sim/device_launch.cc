@@ -8,7 +8,6 @@
 #include "base/log.h"
 #include "hw/contract/device_launch.h"
 #include "hw/sim/copy_engine.h"
-#include "hw/sim/device_clock.h"
 
 namespace strata::hw::sim {
 namespace {
@@ -89,13 +88,21 @@ PacketOutcome run_copy(const PacketContext& ctx, const Launch& launch) {
   }
   if (launch.record.kind == kRecordCopy) {
     PacketOutcome o = from_dma(ctx, dma_copy(*ctx.walker, args.dst, args.src, args.bytes));
-    if (o.kind == PacketOutcome::kDone)
-      ctx.clock->advance(copy_duration_ns(*ctx.config, args.bytes));
+    if (o.kind == PacketOutcome::kDone) {
+      // After its parent in model time: the channel's ready time is the parent's end.
+      const Timeline::Interval iv = ctx.timeline->copy(ctx.channel, memory_kind(ctx, args.src),
+                                                       memory_kind(ctx, args.dst), args.bytes);
+      perf_log_command(*ctx.timeline, ctx.channel, "device_copy", iv, args.bytes);
+    }
     return o;
   }
   PacketOutcome o = from_dma(
       ctx, dma_fill(*ctx.walker, args.dst, args.bytes, static_cast<uint32_t>(args.src & 0xff), 1));
-  if (o.kind == PacketOutcome::kDone) ctx.clock->advance(fill_duration_ns(*ctx.config, args.bytes));
+  if (o.kind == PacketOutcome::kDone) {
+    const Timeline::Interval iv =
+        ctx.timeline->fill(ctx.channel, memory_kind(ctx, args.dst), args.bytes);
+    perf_log_command(*ctx.timeline, ctx.channel, "device_fill", iv, args.bytes);
+  }
   return o;
 }
 

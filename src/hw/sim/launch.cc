@@ -1,5 +1,8 @@
 // kLaunch: validate, fetch and decode the code (cached), run the grid on the SMs, then
 // the grids it launched from the device (device_launch.h).
+#include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "base/log.h"
@@ -7,7 +10,10 @@
 #include "hw/sim/device_launch.h"
 #include "hw/sim/packet_exec.h"
 #include "hw/sim/sm/exec.h"
+#include "hw/perf/detailed/model.h"
+#include "hw/perf/detailed/params.h"
 #include "hw/sim/sm/hazard_check.h"
+#include "hw/sim/sm/trace_hook.h"
 
 namespace strata::hw::sim {
 namespace {
@@ -37,6 +43,18 @@ bool launch_ok(const ArchConfig& c, const LaunchPacket& p) {
     if (bank.size > static_cast<uint64_t>(c.const_bytes)) return false;
   }
   return true;
+}
+
+// STRATA_TIMING: `fast` (default) or `detailed` (docs/perf-model.md). Read once.
+bool detailed_timing() {
+  static const bool detailed = [] {
+    const char* env = std::getenv("STRATA_TIMING");
+    if (env == nullptr || *env == '\0' || std::string(env) == "fast") return false;
+    if (std::string(env) == "detailed") return true;
+    STRATA_LOG_WARN("STRATA_TIMING={}: unknown timing model (fast, detailed); using fast", env);
+    return false;
+  }();
+  return detailed;
 }
 
 }  // namespace
@@ -87,15 +105,48 @@ PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
   launch.program = program.get();
   launch.memory = ctx.walker;
   launch.config = ctx.config;
+  launch.caches = ctx.caches;
   launch.shared_window = ctx.shared_window;
   launch.local_window = ctx.local_window;
-  launch.start_time_ns = ctx.clock->now_ns();
+  // %globaltimer: the earliest modeled start (before SM availability is known).
+  launch.start_time_ns = ctx.timeline->kernel_earliest_start(ctx.channel, ctx.priority) +
+                         static_cast<uint64_t>(std::max<int64_t>(ctx.config->launch_overhead_ns, 0));
   launch.check_hazards = hazard_check_from_environment();
   GridStats stats;
-  const FaultRecord record = execute_grid(launch, &stats);
+  // The detailed model replays SM 0's recorded warps cycle by cycle (hw/perf/detailed/).
+  const bool detailed = detailed_timing();
+  perf::KernelTrace trace;
+  const FaultRecord record =
+      detailed ? execute_grid_traced(launch, &stats, &trace) : execute_grid(launch, &stats);
   // The grid's time is spent whether or not it faulted part-way.
-  ctx.clock->advance(kernel_duration_ns(*ctx.config, stats.warp_instructions,
-                                        stats.warp_instructions_per_sm));
+  perf::KernelStats& ks = stats.kernel;
+  if (ks.warp_instructions == 0 && ks.sm_warp_instructions.empty()) {
+    // Statistics the SM core did not fill in: the grid-level counts.
+    ks.warp_instructions = stats.warp_instructions;
+    ks.thread_instructions = stats.thread_instructions;
+    ks.sm_warp_instructions = stats.warp_instructions_per_sm;
+  }
+  if (ks.ctas == 0) ks.ctas = uint64_t{packet.grid[0]} * packet.grid[1] * packet.grid[2];
+  perf::KernelTime time;
+  Timeline::Interval iv;
+  if (detailed) {
+    const perf::DetailedParams params = perf::detailed_params(*ctx.config);
+    const perf::DetailedResult result = perf::model_kernel_detailed(params, trace, ks);
+    STRATA_LOG_DEBUG("kernel {}: detailed model: {} cycles for {} CTAs on SM 0, achieved occupancy {:.3f}",
+                     packet.kernel_id, result.cycles, result.ctas, result.achieved_occupancy);
+    // The timeline's share is of the device's CTA slots; the detailed model wants the
+    // fraction of the slots the grid can fill that it holds.
+    const double slots = static_cast<double>(std::max<uint32_t>(ks.ctas_per_sm, 1)) *
+                         static_cast<double>(std::max<int64_t>(ctx.config->sm_count, 1));
+    const double want = std::min(1.0, static_cast<double>(std::max<uint64_t>(ks.ctas, 1)) / slots);
+    const Timeline::KernelModel model = [&](double share) {
+      return perf::detailed_kernel_time(result, params, std::min(1.0, share / want));
+    };
+    iv = ctx.timeline->kernel(ctx.channel, ks, &time, ctx.priority, &model);
+  } else {
+    iv = ctx.timeline->kernel(ctx.channel, ks, &time, ctx.priority);
+  }
+  perf_log_kernel(*ctx.timeline, ctx.channel, packet, iv, time, ks);
   if (record.kind == FaultKind::kNone) return PacketOutcome::done();
   PacketOutcome o = PacketOutcome::fault_at(ctx.channel, record.kind, record.address);
   o.fault.pc = record.pc;

@@ -1,7 +1,11 @@
 #include "hw/sim/packet_exec.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "hw/sim/copy_engine.h"
 
@@ -60,8 +64,50 @@ void ProgramCache::invalidate(uint64_t va, uint64_t size) {
   }
 }
 
+namespace {
+
+struct DeviceMemories {
+  std::mutex mu;
+  std::vector<std::pair<const uint8_t*, uint64_t>> ranges;
+};
+
+DeviceMemories& device_memories() {
+  static DeviceMemories* m = new DeviceMemories;  // leaked: used until process exit
+  return *m;
+}
+
+}  // namespace
+
+void register_device_memory(const uint8_t* base, uint64_t size) {
+  DeviceMemories& m = device_memories();
+  std::lock_guard lock(m.mu);
+  m.ranges.emplace_back(base, size);
+}
+
+void unregister_device_memory(const uint8_t* base) {
+  DeviceMemories& m = device_memories();
+  std::lock_guard lock(m.mu);
+  std::erase_if(m.ranges, [&](const auto& r) { return r.first == base; });
+}
+
+perf::MemoryKind memory_kind(const PacketContext& ctx, uint64_t va) {
+  Translation t;
+  if (!ctx.walker->walk(va, &t)) return perf::MemoryKind::kDevice;
+  if (ctx.vram != nullptr && t.host_page >= ctx.vram && t.host_page < ctx.vram + ctx.vram_size) {
+    return perf::MemoryKind::kDevice;
+  }
+  if (!t.sm_access) return perf::MemoryKind::kPeer;
+  DeviceMemories& m = device_memories();
+  std::lock_guard lock(m.mu);
+  for (const auto& [base, size] : m.ranges) {
+    if (t.host_page >= base && t.host_page < base + size) return perf::MemoryKind::kPeer;
+  }
+  return perf::MemoryKind::kHost;
+}
+
 PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32_t* payload,
-                             uint32_t dwords) {
+                             uint32_t dwords, uint8_t flags) {
+  const bool sem_time = (flags & kPacketSemTime) != 0;
   const auto bad = [&] { return PacketOutcome::fault_at(ctx.channel, FaultKind::kBadPacket, 0); };
   switch (op) {
     case PacketOp::kNop:
@@ -75,7 +121,13 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
       CopyPacket p;
       if (!read_payload(payload, dwords, &p)) return bad();
       PacketOutcome o = from_dma(ctx, dma_copy(*ctx.walker, p.dst_va, p.src_va, p.bytes));
-      if (o.kind == PacketOutcome::kDone) ctx.clock->advance(copy_duration_ns(*ctx.config, p.bytes));
+      if (o.kind == PacketOutcome::kDone) {
+        const perf::MemoryKind src = memory_kind(ctx, p.src_va);
+        const perf::MemoryKind dst = memory_kind(ctx, p.dst_va);
+        const Timeline::Interval iv = ctx.timeline->copy(ctx.channel, src, dst, p.bytes);
+        perf_log_command(*ctx.timeline, ctx.channel, "copy", iv, p.bytes, memory_kind_name(src),
+                         memory_kind_name(dst));
+      }
       return o;
     }
     case PacketOp::kFill: {
@@ -84,7 +136,12 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
       if (p.elem_size != 1 && p.elem_size != 2 && p.elem_size != 4) return bad();
       PacketOutcome o =
           from_dma(ctx, dma_fill(*ctx.walker, p.dst_va, p.bytes, p.value, p.elem_size));
-      if (o.kind == PacketOutcome::kDone) ctx.clock->advance(fill_duration_ns(*ctx.config, p.bytes));
+      if (o.kind == PacketOutcome::kDone) {
+        const perf::MemoryKind dst = memory_kind(ctx, p.dst_va);
+        const Timeline::Interval iv = ctx.timeline->fill(ctx.channel, dst, p.bytes);
+        perf_log_command(*ctx.timeline, ctx.channel, "fill", iv, p.bytes, nullptr,
+                         memory_kind_name(dst));
+      }
       return o;
     }
     case PacketOp::kSemRelease: {
@@ -93,6 +150,14 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
       uint64_t* sem = nullptr;
       PacketOutcome o = map_u64(ctx, p.va, /*write=*/true, &sem);
       if (o.kind != PacketOutcome::kDone) return o;
+      const uint64_t now = ctx.timeline->now(ctx.channel);
+      if (sem_time) {
+        // The time first, so a reader that sees the value sees its time.
+        uint64_t* time = nullptr;
+        o = map_u64(ctx, p.va + 8, /*write=*/true, &time);
+        if (o.kind != PacketOutcome::kDone) return o;
+        std::atomic_ref<uint64_t>(*time).store(now, std::memory_order_release);
+      }
       std::atomic_ref<uint64_t>(*sem).store(p.value, std::memory_order_release);
       return o;
     }
@@ -102,8 +167,17 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
       uint64_t* sem = nullptr;
       PacketOutcome o = map_u64(ctx, p.va, /*write=*/false, &sem);
       if (o.kind != PacketOutcome::kDone) return o;
-      if (std::atomic_ref<uint64_t>(*sem).load(std::memory_order_acquire) >= p.value) return o;
-      return PacketOutcome::blocked();
+      if (std::atomic_ref<uint64_t>(*sem).load(std::memory_order_acquire) < p.value) {
+        return PacketOutcome::blocked();
+      }
+      if (sem_time) {
+        uint64_t* time = nullptr;
+        o = map_u64(ctx, p.va + 8, /*write=*/false, &time);
+        if (o.kind != PacketOutcome::kDone) return o;
+        ctx.timeline->wait_until(ctx.channel,
+                                 std::atomic_ref<uint64_t>(*time).load(std::memory_order_acquire));
+      }
+      return o;
     }
     case PacketOp::kTimestamp: {
       TimestampPacket p;
@@ -111,8 +185,15 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
       uint64_t* slot = nullptr;
       PacketOutcome o = map_u64(ctx, p.va, /*write=*/true, &slot);
       if (o.kind != PacketOutcome::kDone) return o;
-      std::atomic_ref<uint64_t>(*slot).store(ctx.clock->now_ns(), std::memory_order_release);
+      std::atomic_ref<uint64_t>(*slot).store(ctx.timeline->now(ctx.channel),
+                                              std::memory_order_release);
       return o;
+    }
+    case PacketOp::kHostTime: {
+      HostTimePacket p;
+      if (!read_payload(payload, dwords, &p)) return bad();
+      ctx.timeline->set_submit(ctx.channel, p.ns);
+      return PacketOutcome::done();
     }
     case PacketOp::kIcacheInvalidate: {
       RangePacket p;

@@ -9,9 +9,13 @@
 
 #include "hw/config/arch_config.h"
 #include "hw/contract/packets.h"
-#include "hw/sim/device_clock.h"
 #include "hw/sim/fault_fifo.h"
 #include "hw/sim/memory.h"
+#include "hw/sim/timeline.h"
+
+namespace strata::hw::perf {
+class CacheState;  // hw/perf/cache.h
+}  // namespace strata::hw::perf
 
 namespace strata::hw::sim {
 
@@ -35,10 +39,14 @@ class ProgramCache {
 struct PacketContext {
   uint32_t channel = 0;
   uint32_t asid = 0;
+  uint32_t priority = 0;  // CH_PRIORITY
   const PageWalker* walker = nullptr;
   const ArchConfig* config = nullptr;
-  DeviceClock* clock = nullptr;
+  Timeline* timeline = nullptr;   // modeled times (timeline.h)
+  const uint8_t* vram = nullptr;  // this device's VRAM (copies: which memory a page is in)
+  uint64_t vram_size = 0;
   ProgramCache* programs = nullptr;
+  perf::CacheState* caches = nullptr;  // the device's L2 contents, kept from grid to grid
   uint64_t shared_window = 0;
   uint64_t local_window = 0;
 };
@@ -59,14 +67,25 @@ struct PacketOutcome {
   }
 };
 
-// Executes the packet `op` with `dwords` payload dwords. A payload whose size does not
-// match the op's struct, or an unknown op, is a kBadPacket fault. kSemAcquire whose
-// condition does not hold yet returns kBlocked (retry later; nothing was changed).
+// Executes the packet `op` with `dwords` payload dwords and header `flags`. A payload
+// whose size does not match the op's struct, or an unknown op, is a kBadPacket fault.
+// kSemAcquire whose condition does not hold yet returns kBlocked (retry later; nothing
+// was changed). Each command's modeled times go to ctx.timeline.
 PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32_t* payload,
-                             uint32_t dwords);
+                             uint32_t dwords, uint8_t flags = 0);
+
+// Which memory the page holding `va` lives in, for the copy models: this device's VRAM
+// (kDevice), another simulated device's VRAM or a copy-only (kPteCopyOnly) mapping
+// (kPeer), or system memory (kHost).
+perf::MemoryKind memory_kind(const PacketContext& ctx, uint64_t va);
+
+// The VRAM of every simulated device in the process (each command processor registers
+// its own), so that memory_kind can tell peer memory from system memory. Thread-safe.
+void register_device_memory(const uint8_t* base, uint64_t size);
+void unregister_device_memory(const uint8_t* base);
 
 // kLaunch (launch.cc): validates the packet against the config, fetches and decodes the
-// code through the page tables (cached), runs the grid and advances the clock; then runs
+// code through the page tables (cached), runs the grid and schedules it on the timeline; then runs
 // the grids it launched from the device (device_launch.h) before completing.
 PacketOutcome execute_launch(const PacketContext& ctx, const LaunchPacket& packet);
 

@@ -7,7 +7,9 @@
 #include <cstring>
 
 #include "base/log.h"
+#include "base/virtual_time.h"
 #include "hal/backends/builtin.h"
+#include "nlohmann/json.hpp"
 
 namespace strata::hal::strata_backend {
 namespace {
@@ -119,14 +121,14 @@ StatusOr<uint64_t*> StrataDevice::allocate_slot() {
   if (free_slots_.empty()) {
     return error(Code::kOutOfMemory, fmt::format("hal: all {} semaphores are in use", kSemaphoreSlots));
   }
-  uint64_t* slot = &arena_[free_slots_.back()];
+  uint64_t* slot = &arena_[2 * free_slots_.back()];
   free_slots_.pop_back();
   return slot;
 }
 
 void StrataDevice::free_slot(uint64_t* slot) {
   std::lock_guard lock(mu_);
-  free_slots_.push_back(static_cast<uint32_t>(slot - arena_));
+  free_slots_.push_back(static_cast<uint32_t>((slot - arena_) / 2));
 }
 
 uint32_t StrataDevice::register_kernels(const std::string& executable,
@@ -135,6 +137,14 @@ uint32_t StrataDevice::register_kernels(const std::string& executable,
   std::lock_guard lock(mu_);
   for (size_t i = 0; i < kernels.size(); ++i) {
     kernels_[first + static_cast<uint32_t>(i)] = {executable, kernels[i].name};
+    if (vt::perf_log_enabled()) {
+      // STRATA_PERF_LOG: name the kernel ids of the command processor's lines.
+      nlohmann::ordered_json j;
+      j["device"] = properties().index;
+      j["kernel_id"] = first + static_cast<uint32_t>(i);
+      j["name"] = kernels[i].name;
+      vt::perf_log_write(j.dump());
+    }
   }
   return first;
 }

@@ -1,8 +1,9 @@
 // The strata backend's objects: the HAL over the KMD (kmd/uapi.h). Internal to the
 // backend; users see only the hal/*.h interfaces.
 //
-// - StrataDevice: a KMD device handle; a host-memory semaphore arena (8-byte slots,
-//   mapped into every context at its host address) and the kernel-id registry that
+// - StrataDevice: a KMD device handle; a host-memory semaphore arena (16-byte slots
+//   {value, modeled time of the signal} (hw::kPacketSemTime), mapped into every context
+//   at its host address) and the kernel-id registry that
 //   turns fault records into kernel names.
 // - ContextState: one KMD context (address space), shared by the Context and every
 //   Buffer/Queue made in it, destroyed with the last of them.
@@ -50,7 +51,7 @@ class StrataDevice final : public Device {
   StatusOr<uint64_t*> allocate_slot();
   void free_slot(uint64_t* slot);
   uint64_t arena_va() const { return reinterpret_cast<uint64_t>(arena_); }
-  uint64_t arena_bytes() const { return kSemaphoreSlots * 8; }
+  uint64_t arena_bytes() const { return kSemaphoreSlots * 16; }
 
   // Kernel ids: reserve `count` consecutive ids naming `executable`'s kernels.
   uint32_t register_kernels(const std::string& executable, const std::vector<KernelInfo>& kernels);

@@ -89,9 +89,9 @@ class StrataCommandBuffer final : public CommandBuffer {
   }
 
   template <typename T>
-  void emit(hw::PacketOp op, const T& payload) {
+  void emit(hw::PacketOp op, const T& payload, uint8_t flags = 0) {
     uint32_t* out = append_dwords(1 + sizeof(T) / 4);
-    out[0] = hw::PacketHeader::make(op, sizeof(T) / 4).raw;
+    out[0] = hw::PacketHeader::make(op, sizeof(T) / 4, flags).raw;
     std::memcpy(out + 1, &payload, sizeof(T));
   }
 
@@ -163,7 +163,8 @@ class StrataCommandBuffer final : public CommandBuffer {
   Status semaphore_op(hw::PacketOp op, const std::shared_ptr<Semaphore>& sem, uint64_t value) {
     const uint64_t va = semaphore_va(*sem);
     if (va == 0) return error(Code::kInvalidValue, "semaphore belongs to another backend");
-    emit(op, hw::SemPacket{va, value});
+    // Semaphores carry their signal's modeled time (hw::kPacketSemTime).
+    emit(op, hw::SemPacket{va, value}, hw::kPacketSemTime);
     semaphores_.push_back(sem);
     return ok_status();
   }

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "base/log.h"
+#include "base/virtual_time.h"
 #include "hal/backends/strata/strata_backend.h"
 #include "hw/contract/packets.h"
 #include "hw/contract/regs.h"
@@ -83,7 +84,7 @@ class StrataQueue final : public Queue {
   void emit_sem(hw::PacketOp op, const SemaphoreValue& v) {
     const size_t at = dwords_.size();
     dwords_.resize(at + 1 + sizeof(hw::SemPacket) / 4);
-    dwords_[at] = hw::PacketHeader::make(op, sizeof(hw::SemPacket) / 4).raw;
+    dwords_[at] = hw::PacketHeader::make(op, sizeof(hw::SemPacket) / 4, hw::kPacketSemTime).raw;
     const hw::SemPacket p{semaphore_va(*v.semaphore), v.value};
     std::memcpy(&dwords_[at + 1], &p, sizeof(p));
   }
@@ -182,6 +183,9 @@ class StrataQueue final : public Queue {
       return rich.ok() ? s : rich;
     }
     if (s.ok()) {
+      // A blocking wait: the caller's host time moves to the modeled completion. A poll
+      // (timeout 0) only reclaims.
+      if (timeout.count() != 0) vt::advance_to(w.completed_ns);
       std::lock_guard lock(mu_);
       reclaim_locked();
     }

@@ -1,5 +1,7 @@
-// The strata backend's Semaphore: a u64 in the device's host-memory semaphore arena,
-// written by the GPU (kSemRelease) and the host, read by both. Host waits sleep on
+// The strata backend's Semaphore: a 16-byte slot {u64 value, u64 modeled time of the
+// signal} in the device's host-memory semaphore arena, written by the GPU (kSemRelease
+// with kPacketSemTime) and the host (its virtual time), read by both. A host wait that
+// succeeds moves the waiter's virtual time to the signal's time (base/virtual_time.h). Host waits sleep on
 // the KMD's interrupt event counter and check pending signals' fences, so a fault in
 // the signalling context fails the semaphore with that context's fault Status.
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "base/virtual_time.h"
 #include "hal/backends/strata/strata_backend.h"
 
 namespace strata::hal::strata_backend {
@@ -25,6 +28,8 @@ class StrataSemaphore final : public Semaphore {
   uint64_t va() const { return reinterpret_cast<uint64_t>(slot_); }
   const std::shared_ptr<StrataDevice>& device() const { return device_; }
   uint64_t value() const { return std::atomic_ref<uint64_t>(*slot_).load(std::memory_order_acquire); }
+  // The modeled time stored with the value (written before it).
+  uint64_t time() const { return std::atomic_ref<uint64_t>(slot_[1]).load(std::memory_order_acquire); }
 
   void add_pending(std::weak_ptr<Context> context, kmd::ChannelId channel, uint64_t fence) {
     std::lock_guard lock(mu_);
@@ -52,6 +57,7 @@ class StrataSemaphore final : public Semaphore {
         return error(Code::kInvalidValue,
                      fmt::format("semaphore signal to {}: not above the current value {}", v, current));
       }
+      std::atomic_ref<uint64_t>(slot_[1]).store(vt::now_ns(), std::memory_order_release);
       std::atomic_ref<uint64_t>(*slot_).store(v, std::memory_order_release);
     }
     device_->notify();
@@ -91,7 +97,10 @@ class StrataSemaphore final : public Semaphore {
     const auto start = Clock::now();
     while (true) {
       const uint64_t seen = device_->event_count();
-      if (value() >= v) return ok_status();
+      if (value() >= v) {
+        if (timeout.count() != 0) vt::advance_to(time());
+        return ok_status();
+      }
       RETURN_IF_ERROR(check_pending());
       const auto elapsed = Clock::now() - start;
       if (timeout != kInfiniteTimeout && elapsed >= timeout) {
@@ -112,6 +121,8 @@ class StrataSemaphore final : public Semaphore {
     device_->notify();
   }
 
+  uint64_t do_signal_time_ns() override { return time(); }
+
   Status do_failure_status() override {
     std::lock_guard lock(mu_);
     return failure_;
@@ -129,6 +140,7 @@ class StrataSemaphore final : public Semaphore {
 StatusOr<std::shared_ptr<Semaphore>> create_semaphore(std::shared_ptr<StrataDevice> device,
                                                       uint64_t initial_value) {
   ASSIGN_OR_RETURN(uint64_t* slot, device->allocate_slot());
+  std::atomic_ref<uint64_t>(slot[1]).store(0, std::memory_order_release);
   std::atomic_ref<uint64_t>(*slot).store(initial_value, std::memory_order_release);
   return std::shared_ptr<Semaphore>(std::make_shared<StrataSemaphore>(std::move(device), slot));
 }

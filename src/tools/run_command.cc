@@ -1,17 +1,24 @@
-// strata run <app> [args]: runs an unmodified CUDA program on Strata's libraries.
+// strata run [--report] [--report-file F] <app> [args]: runs an unmodified CUDA program
+// on Strata's libraries. Without a report it execs the program; with one it sets
+// STRATA_PERF_LOG for the child, waits for it and summarises the log (report.h).
 #include <fmt/format.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "tools/commands.h"
 #include "tools/cuda_binary.h"
 #include "tools/library_paths.h"
+#include "tools/report.h"
 
 namespace strata::tools {
 namespace {
@@ -33,9 +40,78 @@ std::string resolve_program(const std::string& name) {
   return name;
 }
 
-int run(const std::vector<std::string>& command) {
+struct ReportOptions {
+  bool enabled = false;
+  std::string file;  // empty: the report goes to stderr
+};
+
+// Forks the program with STRATA_PERF_LOG set, waits for it, then writes the report.
+// Returns the program's exit status (128 + signal when a signal ended it).
+int run_with_report(const std::string& program, char* const* argv, const ReportOptions& report) {
+  std::string log_path;
+  bool own_log = false;
+  std::streamoff start = 0;  // the report covers what this run appends
+  if (const char* existing = std::getenv("STRATA_PERF_LOG"); existing && *existing) {
+    log_path = existing;  // the user keeps the log, which may hold earlier runs' lines
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(log_path, ec);
+    if (!ec) start = static_cast<std::streamoff>(size);
+  } else {
+    std::string dir = std::filesystem::temp_directory_path().string();
+    std::string templ = dir + "/strata-perf-XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    int fd = mkstemp(buf.data());
+    if (fd < 0) {
+      fmt::print(stderr, "strata run: cannot create a performance log in {}: {}\n", dir,
+                 std::strerror(errno));
+      return 1;
+    }
+    close(fd);
+    log_path = buf.data();
+    own_log = true;
+    setenv("STRATA_PERF_LOG", log_path.c_str(), /*overwrite=*/1);
+  }
+  std::fflush(nullptr);
+  pid_t child = fork();
+  if (child < 0) {
+    fmt::print(stderr, "strata run: fork: {}\n", std::strerror(errno));
+    return 1;
+  }
+  if (child == 0) {
+    execv(program.c_str(), argv);
+    fmt::print(stderr, "strata run: cannot execute {}: {}\n", program, std::strerror(errno));
+    _exit(126);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  const int exit_code = WIFEXITED(status)     ? WEXITSTATUS(status)
+                        : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                              : 1;
+  std::ifstream in(log_path, std::ios::binary);
+  in.seekg(start);
+  std::string log((std::istreambuf_iterator<char>(in)), {});
+  if (own_log) std::filesystem::remove(log_path);
+  std::string text = render_report(log);
+  if (report.file.empty()) {
+    fmt::print(stderr, "{}", text);
+  } else {
+    std::ofstream out(report.file, std::ios::binary);
+    out << text;
+    if (!out) {
+      fmt::print(stderr, "strata run: cannot write the report to {}\n", report.file);
+      return exit_code != 0 ? exit_code : 1;
+    }
+  }
+  return exit_code;
+}
+
+int run(const std::vector<std::string>& command, const ReportOptions& report) {
   if (command.empty()) {
-    fmt::print(stderr, "strata run: no program given\nusage: strata run <app> [args...]\n");
+    fmt::print(stderr,
+               "strata run: no program given\nusage: strata run [--report] [--report-file F] <app> "
+               "[args...]\n");
     return 2;
   }
   std::string program = resolve_program(command[0]);
@@ -57,6 +133,7 @@ int run(const std::vector<std::string>& command) {
   std::vector<char*> argv;
   for (const std::string& arg : command) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
+  if (report.enabled) return run_with_report(program, argv.data(), report);
   execv(program.c_str(), argv.data());
   fmt::print(stderr, "strata run: cannot execute {}: {}\n", program, std::strerror(errno));
   return 126;
@@ -66,10 +143,20 @@ int run(const std::vector<std::string>& command) {
 
 void add_run_command(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand(
-      "run", "Run a CUDA program (built with nvcc -cudart shared) on Strata: strata run <app> "
-             "[args...]");
+      "run",
+      "Run a CUDA program (built with nvcc -cudart shared) on Strata: strata run "
+      "[--report] [--report-file F] <app> [args...]");
+  auto report = std::make_shared<ReportOptions>();
+  sub->add_flag("--report", report->enabled,
+                "after the program exits, print each kernel's and copy's modeled time and "
+                "statistics (to stderr)");
+  sub->add_option("--report-file", report->file,
+                  "write the report to this file (implies --report)");
   sub->prefix_command();
-  sub->callback([sub, exit_code] { *exit_code = run(sub->remaining()); });
+  sub->callback([sub, exit_code, report] {
+    if (!report->file.empty()) report->enabled = true;
+    *exit_code = run(sub->remaining(), *report);
+  });
 }
 
 }  // namespace strata::tools

@@ -93,6 +93,14 @@ struct DetailedResult {
   uint64_t l1_hits = 0, l1_misses = 0;
   uint64_t l2_hits = 0, l2_misses = 0;
   uint64_t shared_wavefronts = 0;
+  // Sampled simulation (detailed/sampled.h); a full replay leaves these as they are.
+  bool sampled = false;
+  int64_t main_loop_pc = -1;          // the loop head the iterations count (-1: none found)
+  uint64_t waves_total = 0;           // waves of SM 0's CTAs (ceil(ctas / resident slots))
+  uint64_t waves_simulated = 0;       // of them, simulated (the first and any partial last)
+  uint64_t iterations_total = 0;      // main-loop iterations of all waves (inferred for full ones)
+  uint64_t iterations_simulated = 0;  // of them, in the replays the estimate extends
+  double extrapolation = 1.0;         // cycles / cycles of those replays (1: nothing inferred)
 
   uint64_t stall(StallReason r) const { return stall_cycles[static_cast<int>(r)]; }
 };

@@ -11,5 +11,6 @@ void add_info_command(CLI::App& app, int* exit_code);
 void add_cc_command(CLI::App& app, int* exit_code);
 void add_asm_command(CLI::App& app, int* exit_code);
 void add_disasm_command(CLI::App& app, int* exit_code);
+void add_sweep_command(CLI::App& app, int* exit_code);
 
 }  // namespace strata::tools

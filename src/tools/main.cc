@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   strata::tools::add_cc_command(app, &exit_code);
   strata::tools::add_asm_command(app, &exit_code);
   strata::tools::add_disasm_command(app, &exit_code);
+  strata::tools::add_sweep_command(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

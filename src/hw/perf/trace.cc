@@ -2,6 +2,7 @@
 
 #include <zstd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -22,6 +23,10 @@ class Writer {
     for (size_t i = 0; i < sizeof(T); ++i)
       b[i] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
     out.insert(out.end(), b, b + sizeof(T));
+  }
+  void str(const std::string& v) {
+    put<uint32_t>(static_cast<uint32_t>(v.size()));
+    out.insert(out.end(), v.begin(), v.end());
   }
   std::vector<uint8_t> out;
 };
@@ -48,6 +53,14 @@ class Reader {
     pos_ += n;
     return true;
   }
+  bool str(std::string* v) {
+    uint32_t n = 0;
+    if (!get(&n)) return false;
+    if (in_.size() - pos_ < n) return false;
+    v->assign(reinterpret_cast<const char*>(in_.data() + pos_), n);
+    pos_ += n;
+    return true;
+  }
   bool done() const { return pos_ == in_.size(); }
 
  private:
@@ -57,6 +70,74 @@ class Reader {
 
 Status bad(const std::string& what) {
   return error(Code::kInvalidValue, "trace: " + what);
+}
+
+// KernelStats in declaration order (the file format's "KernelStats"). `F` is called with
+// a reference to every scalar counter; the per-SM vectors are handled by the callers.
+template <typename S, typename F>
+void for_each_stat(S& k, F&& f) {
+  f(k.ctas), f(k.threads_per_cta), f(k.warps_per_cta), f(k.regs_per_thread);
+  f(k.shared_bytes_per_cta), f(k.ctas_per_sm), f(k.max_warps_per_sm);
+  f(k.occupancy_limiter);
+  f(k.warp_instructions), f(k.thread_instructions);
+  for (auto& v : k.pipe_warp_instructions) f(v);
+  for (auto& v : k.pipe_thread_instructions) f(v);
+  for (auto& v : k.tensor_fmas) f(v);
+  for (auto* m : {&k.global_loads, &k.global_stores, &k.global_atomics, &k.local_loads,
+                  &k.local_stores, &k.texture_loads})
+    f(m->requests), f(m->sectors);
+  f(k.constant_requests), f(k.constant_wavefronts);
+  f(k.shared_requests), f(k.shared_wavefronts), f(k.shared_bank_conflicts);
+  f(k.barrier_arrivals), f(k.barrier_waits);
+  f(k.l1_hits), f(k.l1_misses), f(k.l2_hits), f(k.l2_misses);
+  f(k.dram_read_sectors), f(k.dram_write_sectors);
+}
+
+void put_record(Writer& w, const RecordInfo& r) {
+  w.put<uint8_t>(r.present ? 1 : 0);
+  if (!r.present) return;
+  w.put<uint32_t>(r.device);
+  w.put<uint64_t>(r.seq);
+  w.put<uint64_t>(r.kernel_id);
+  w.put<uint64_t>(r.grid_id);
+  for (uint32_t v : r.grid) w.put<uint32_t>(v);
+  for (uint32_t v : r.block) w.put<uint32_t>(v);
+  w.str(r.config_name);
+  w.str(r.config_hash);
+  w.str(r.config_path);
+  w.put<uint32_t>(static_cast<uint32_t>(r.config_fields.size()));
+  for (const auto& [key, value] : r.config_fields) w.str(key), w.str(value);
+  for_each_stat(r.stats, [&](const auto& v) { w.put(v); });
+  w.put<uint64_t>(r.stats.sm_warp_instructions.size());
+  for (uint64_t v : r.stats.sm_warp_instructions) w.put<uint64_t>(v);
+  w.put<uint64_t>(r.stats.sm_ctas.size());
+  for (uint32_t v : r.stats.sm_ctas) w.put<uint32_t>(v);
+}
+
+bool get_record(Reader& r, RecordInfo* out) {
+  uint8_t present = 0;
+  if (!r.get(&present) || present > 1) return false;
+  out->present = present == 1;
+  if (!out->present) return true;
+  bool ok =
+      r.get(&out->device) && r.get(&out->seq) && r.get(&out->kernel_id) && r.get(&out->grid_id);
+  for (uint32_t& v : out->grid) ok = ok && r.get(&v);
+  for (uint32_t& v : out->block) ok = ok && r.get(&v);
+  ok = ok && r.str(&out->config_name) && r.str(&out->config_hash) && r.str(&out->config_path);
+  uint32_t fields = 0;
+  if (!ok || !r.get(&fields) || fields > (1u << 16)) return false;
+  out->config_fields.resize(fields);
+  for (auto& [key, value] : out->config_fields)
+    if (!r.str(&key) || !r.str(&value)) return false;
+  for_each_stat(out->stats, [&](auto& v) { ok = ok && r.get(&v); });
+  uint64_t n = 0;
+  if (!ok || !r.get_count(&n, 8)) return false;
+  out->stats.sm_warp_instructions.resize(n);
+  for (uint64_t& v : out->stats.sm_warp_instructions) (void)r.get(&v);
+  if (!r.get_count(&n, 4)) return false;
+  out->stats.sm_ctas.resize(n);
+  for (uint32_t& v : out->stats.sm_ctas) (void)r.get(&v);
+  return true;
 }
 
 }  // namespace
@@ -79,6 +160,8 @@ uint64_t KernelTrace::thread_instructions() const {
 TraceRecorder::TraceRecorder(KernelTrace header) : header_(std::move(header)) {
   header_.ctas.clear();
   if (header_.sm_count == 0) header_.sm_count = 1;
+  const char* dir = std::getenv("STRATA_RECORD_DIR");  // recordings for `strata sweep`
+  record_l2_ = dir != nullptr && *dir != '\0';
 }
 
 WarpTrace* TraceRecorder::warp(uint64_t linear, uint32_t warp) {
@@ -99,6 +182,9 @@ KernelTrace TraceRecorder::finish() {
   t.ctas.reserve(ctas_.size());
   for (auto& [linear, c] : ctas_) t.ctas.push_back(std::move(*c));
   ctas_.clear();
+  t.l2_recorded = record_l2_;
+  t.l2_requests = std::move(l2_);
+  l2_.clear();
   return t;
 }
 
@@ -136,6 +222,16 @@ std::vector<uint8_t> serialize_trace(const KernelTrace& t) {
       for (uint64_t s : wt.sectors) w.put<uint64_t>(s);
     }
   }
+  put_record(w, t.record);
+  w.put<uint8_t>(t.l2_recorded ? 1 : 0);
+  if (t.l2_recorded) {
+    w.put<uint64_t>(t.l2_requests.size());
+    for (const TraceL2Request& q : t.l2_requests) {
+      w.put<uint64_t>(q.line);
+      w.put<uint8_t>(q.sectors);
+      w.put<uint8_t>(q.op);
+    }
+  }
   const std::vector<uint8_t>& raw = w.out;
   std::vector<uint8_t> out(kHeaderBytes + ZSTD_compressBound(raw.size()));
   std::memcpy(out.data(), kMagic, 8);
@@ -158,8 +254,8 @@ StatusOr<KernelTrace> parse_trace(std::span<const uint8_t> bytes) {
   uint32_t version = 0, reserved = 0;
   uint64_t raw_size = 0;
   (void)h.get(&version), (void)h.get(&reserved), (void)h.get(&raw_size);
-  if (version != kTraceVersion)
-    return bad("version " + std::to_string(version) + " (this build reads " +
+  if (version != kTraceVersion && version != 1)
+    return bad("version " + std::to_string(version) + " (this build reads 1 to " +
                std::to_string(kTraceVersion) + ")");
   const std::span<const uint8_t> frame = bytes.subspan(kHeaderBytes);
   const unsigned long long content = ZSTD_getFrameContentSize(frame.data(), frame.size());
@@ -212,6 +308,21 @@ StatusOr<KernelTrace> parse_trace(std::span<const uint8_t> bytes) {
         if (a.kind != TraceAccessKind::kShared &&
             static_cast<uint64_t>(a.first) + a.count > n_sectors)
           return bad("access sectors out of range");
+    }
+  }
+  if (version >= 2) {
+    if (!get_record(r, &t.record)) return bad("truncated recording");
+    uint8_t l2 = 0;
+    uint64_t n = 0;
+    if (!r.get(&l2) || l2 > 1) return bad("truncated L2 stream");
+    t.l2_recorded = l2 == 1;
+    if (t.l2_recorded) {
+      if (!r.get_count(&n, 10)) return bad("truncated L2 stream");
+      t.l2_requests.resize(n);
+      for (TraceL2Request& q : t.l2_requests) {
+        (void)r.get(&q.line), (void)r.get(&q.sectors), (void)r.get(&q.op);
+        if (q.op > 2) return bad("unknown L2 operation " + std::to_string(q.op));
+      }
     }
   }
   if (!r.done()) return bad("trailing bytes");

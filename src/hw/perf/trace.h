@@ -30,6 +30,15 @@
 //       u64 issues,   issues x {u32 pc, u32 active, u32 exec}
 //       u64 accesses, accesses x {u32 issue, u8 kind, u8 0, u16 0, u32 first, u32 count}
 //       u64 sectors,  sectors x u64
+//     version 2 appends the recording (RecordInfo, `strata sweep`): u8 present, and when 1:
+//       u32 device, u64 seq, u64 kernel_id, u64 grid_id, u32 grid[3], u32 block[3],
+//       str config_name, str config_hash, str config_path,
+//       u32 fields, fields x {str key ("section.name"), str value (TOML literal)},
+//       the KernelStats (serialize order: kernel_stats.h's declaration order; arrays
+//       with their fixed lengths, the per-SM vectors as u64 count + items)
+//     then u8 l2_recorded, and when 1: u64 requests, requests x {u64 line address,
+//       u8 sectors (mask), u8 op (0 read, 1 write, 2 atomic)}
+//     where str is u32 length + bytes. Version 1 files (no recording) are still read.
 // A reader rejects a wrong magic or version, a truncated or corrupt payload and
 // out-of-range indices with Code::kInvalidValue naming the problem.
 #pragma once
@@ -40,13 +49,15 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
+#include "hw/perf/kernel_stats.h"
 
 namespace strata::hw::perf {
 
-inline constexpr uint32_t kTraceVersion = 1;
+inline constexpr uint32_t kTraceVersion = 2;
 
 // What a memory instruction did. The first six mirror hw::sim::AccessKind.
 enum class TraceAccessKind : uint8_t {
@@ -88,6 +99,34 @@ struct CtaTrace {
   std::vector<WarpTrace> warps;  // index = warp index in the CTA
 };
 
+// What `STRATA_RECORD_DIR` adds to a trace so that `strata sweep` can replay the kernel's
+// timing under other configs (hw/perf/replay.h): the launch, the recording config (every
+// field, so that the replay can recompute what the recording config gave) and the
+// whole grid's statistics.
+struct RecordInfo {
+  bool present = false;
+  uint32_t device = 0;     // the device's index (Timeline::device)
+  uint64_t seq = 0;        // launches recorded on that device before this one
+  uint64_t kernel_id = 0;  // LaunchPacket::kernel_id (the perf log's kernel_id)
+  uint64_t grid_id = 0;
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  std::string config_name;  // [device] name
+  std::string config_hash;  // ArchConfig::content_hash
+  std::string config_path;  // ArchConfig::source_path
+  // Every config field as "section.name" and its value as a TOML literal.
+  std::vector<std::pair<std::string, std::string>> config_fields;
+  KernelStats stats;  // the whole grid's, as the timing models got them
+};
+
+// One request the device's L2 received from any SM (an L1 miss, a store, an atomic or a
+// dirty L1 line written back), hw/perf/cache.h's L2Request without the set.
+struct TraceL2Request {
+  uint64_t line = 0;    // the line's byte address
+  uint8_t sectors = 0;  // mask of the line's 32-byte sectors
+  uint8_t op = 0;       // 0 read, 1 write, 2 atomic (L2Op)
+};
+
 struct KernelTrace {
   uint32_t sm_count = 1;  // of the config it was recorded under (SM 0's CTAs)
   uint32_t warps_per_cta = 0;
@@ -97,6 +136,13 @@ struct KernelTrace {
   uint64_t total_ctas = 0;     // of the whole grid
   std::vector<uint8_t> code;   // the program, 16 bytes per instruction
   std::vector<CtaTrace> ctas;  // SM 0's CTAs, ascending linear index
+  RecordInfo record;           // present when recorded by STRATA_RECORD_DIR
+  // The whole device's L2 request stream, in the order the L2 consumed it (each epoch's
+  // per-SM logs in SM order, hw/sim/sm/grid.cc): replaying it through an L2 of another
+  // size gives that L2's counts exactly, for the same L1s. Collected only when
+  // STRATA_RECORD_DIR is set (16 bytes per request); l2_recorded says it was.
+  bool l2_recorded = false;
+  std::vector<TraceL2Request> l2_requests;
 
   uint64_t warp_instructions() const;    // issues over every warp
   uint64_t thread_instructions() const;  // active lanes summed over them
@@ -117,11 +163,19 @@ class TraceRecorder {
   uint32_t sm_count() const { return header_.sm_count; }
   // The trace of warp `warp` (< warps_per_cta) of CTA `linear`, created on first use.
   WarpTrace* warp(uint64_t linear, uint32_t warp);
+  // Whether the recorder collects the device's L2 request stream (STRATA_RECORD_DIR set).
+  bool records_l2() const { return record_l2_; }
+  // Appends to the L2 request stream; one thread at a time (grid.cc's end of an epoch).
+  void add_l2_request(uint64_t line, uint8_t sectors, uint8_t op) {
+    if (record_l2_) l2_.push_back({line, sectors, op});
+  }
   // The recorded trace (CTAs ascending); the recorder is empty afterwards.
   KernelTrace finish();
 
  private:
   KernelTrace header_;
+  bool record_l2_ = false;
+  std::vector<TraceL2Request> l2_;
   std::mutex mutex_;
   std::map<uint64_t, std::unique_ptr<CtaTrace>> ctas_;
 };

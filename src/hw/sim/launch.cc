@@ -12,8 +12,10 @@
 #include "hw/sim/sm/exec.h"
 #include "hw/perf/detailed/model.h"
 #include "hw/perf/detailed/params.h"
+#include "hw/perf/detailed/sampled.h"
 #include "hw/sim/sm/hazard_check.h"
 #include "hw/sim/sm/trace_hook.h"
+#include "hw/perf/replay.h"
 
 namespace strata::hw::sim {
 namespace {
@@ -45,16 +47,30 @@ bool launch_ok(const ArchConfig& c, const LaunchPacket& p) {
   return true;
 }
 
-// STRATA_TIMING: `fast` (default) or `detailed` (docs/perf-model.md). Read once.
-bool detailed_timing() {
-  static const bool detailed = [] {
+// STRATA_TIMING: `fast` (default), `detailed` or `sampled` (docs/perf-model.md). Read once.
+enum class Timing { kFast, kDetailed, kSampled };
+Timing timing_mode() {
+  static const Timing timing = [] {
     const char* env = std::getenv("STRATA_TIMING");
-    if (env == nullptr || *env == '\0' || std::string(env) == "fast") return false;
-    if (std::string(env) == "detailed") return true;
-    STRATA_LOG_WARN("STRATA_TIMING={}: unknown timing model (fast, detailed); using fast", env);
-    return false;
+    if (env == nullptr || *env == '\0' || std::string(env) == "fast") return Timing::kFast;
+    if (std::string(env) == "detailed") return Timing::kDetailed;
+    if (std::string(env) == "sampled") return Timing::kSampled;
+    STRATA_LOG_WARN("STRATA_TIMING={}: unknown timing model (fast, detailed, sampled); using fast",
+                    env);
+    return Timing::kFast;
   }();
-  return detailed;
+  return timing;
+}
+
+// STRATA_SAMPLE_ABOVE=N: under STRATA_TIMING=detailed, a grid whose SM 0 trace holds
+// more than N warp instructions is sampled (hw/perf/detailed/sampled.h). Unset or 0:
+// never. Read once.
+uint64_t sample_threshold() {
+  static const uint64_t threshold = [] {
+    const char* env = std::getenv("STRATA_SAMPLE_ABOVE");
+    return env == nullptr ? uint64_t{0} : std::strtoull(env, nullptr, 10);
+  }();
+  return threshold;
 }
 
 }  // namespace
@@ -114,10 +130,13 @@ PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
   launch.check_hazards = hazard_check_from_environment();
   GridStats stats;
   // The detailed model replays SM 0's recorded warps cycle by cycle (hw/perf/detailed/).
-  const bool detailed = detailed_timing();
+  const Timing timing = timing_mode();
+  const bool detailed = timing != Timing::kFast;
   perf::KernelTrace trace;
-  const FaultRecord record =
-      detailed ? execute_grid_traced(launch, &stats, &trace) : execute_grid(launch, &stats);
+  // STRATA_RECORD_DIR: every kernel's trace and statistics go to a file (perf/replay.h).
+  const bool recording = perf::record_dir() != nullptr;
+  const FaultRecord record = detailed || recording ? execute_grid_traced(launch, &stats, &trace)
+                                                   : execute_grid(launch, &stats);
   // The grid's time is spent whether or not it faulted part-way.
   perf::KernelStats& ks = stats.kernel;
   if (ks.warp_instructions == 0 && ks.sm_warp_instructions.empty()) {
@@ -127,11 +146,23 @@ PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
     ks.sm_warp_instructions = stats.warp_instructions_per_sm;
   }
   if (ks.ctas == 0) ks.ctas = uint64_t{packet.grid[0]} * packet.grid[1] * packet.grid[2];
+  if (recording)
+    perf::record_kernel(*ctx.config, ctx.timeline->device(), packet.kernel_id, packet.grid_id,
+                        packet.grid, packet.block, ks, &trace);
   perf::KernelTime time;
   Timeline::Interval iv;
   if (detailed) {
     const perf::DetailedParams params = perf::detailed_params(*ctx.config);
-    const perf::DetailedResult result = perf::model_kernel_detailed(params, trace, ks);
+    const bool sample =
+        timing == Timing::kSampled || perf::should_sample(trace, sample_threshold());
+    const perf::DetailedResult result = sample ? perf::model_kernel_sampled(params, trace, ks)
+                                               : perf::model_kernel_detailed(params, trace, ks);
+    if (sample) {
+      STRATA_LOG_DEBUG(
+          "kernel {}: sampled: {} of {} waves, {} of {} loop iterations simulated, x{:.2f}",
+          packet.kernel_id, result.waves_simulated, result.waves_total,
+          result.iterations_simulated, result.iterations_total, result.extrapolation);
+    }
     STRATA_LOG_DEBUG("kernel {}: detailed model: {} cycles for {} CTAs on SM 0, achieved occupancy {:.3f}",
                      packet.kernel_id, result.cycles, result.ctas, result.achieved_occupancy);
     // The timeline's share is of the device's CTA slots; the detailed model wants the

@@ -10,9 +10,18 @@
 //   - the static ratio of Strata instructions to PTX instructions in the kernel;
 //   - the wall-time ratio against the same computation in native C++ run in this
 //     process (single thread), after checking that both computed the same results.
+// Then, for the same kernels and sizes, the detailed timing model (STRATA_TIMING=detailed,
+// hw/perf/detailed/model.h) as the runtime runs it: the functional run with trace recording
+// (SM 0's warps, hw/sim/sm/trace_hook.h) followed by the cycle-level replay of that trace,
+// on one host thread. It prints the grid's thread-instructions per second of the two
+// together, the detailed model's own rate (the thread-instructions of the SM-0 trace it
+// replays, over its time), and the wall-time ratio of the two together against native C++.
+// The L1/L2 models use strata-g1's cache geometry and the detailed model strata-g1's
+// parameters; the grid runs on the test harness's 4 SMs, so the trace holds a quarter of
+// its CTAs.
 // `--quick` runs small sizes (used by ctest so that the benchmark never rots; it checks
-// results only, never times). The detailed timing model (STRATA_TIMING=detailed) is not
-// implemented yet; the benchmark says so instead of printing a figure for it.
+// results only, never times); `--no-detailed` skips the detailed model (to profile the
+// functional simulator alone).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -30,6 +39,8 @@
 #include "compiler/compiler.h"
 #include "compiler/ptx/parser.h"
 #include "compiler/sxbin/sxbin.h"
+#include "hw/perf/detailed/model.h"
+#include "hw/perf/trace.h"
 #include "hw/sim/sm/test_harness.h"
 
 namespace {
@@ -40,6 +51,26 @@ using strata::hw::sim::testing::Dim;
 using strata::hw::sim::testing::Harness;
 using strata::hw::sim::testing::LaunchOptions;
 using strata::hw::sim::testing::ScopedThreads;
+
+const strata::StatusOr<strata::hw::ArchConfig>& g1_config() {
+  static const auto g1 = strata::hw::load_arch_config("strata-g1");
+  return g1;
+}
+
+// The test harness's config has no caches; the cache models get strata-g1's geometry
+// so that the figures include them (statistics and cache models are always on).
+void use_g1_caches(Harness& h) {
+  const auto& g1 = g1_config();
+  if (!g1.ok()) {
+    std::fprintf(stderr, "strata-g1: %s (running without cache models)\n",
+                 g1.status().to_string().c_str());
+    return;
+  }
+  h.config.l1_bytes = g1->l1_bytes;
+  h.config.l1_ways = g1->l1_ways;
+  h.config.l2_bytes = g1->l2_bytes;
+  h.config.l2_ways = g1->l2_ways;
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -101,8 +132,10 @@ Kernel find_kernel(const strata::sxbin::Binary& binary, const std::string& name)
   return k;
 }
 
-Measurement run(Harness& h, const Kernel& k, Dim grid, Dim block, const Params& p) {
+Measurement run(Harness& h, const Kernel& k, Dim grid, Dim block, const Params& p,
+                strata::hw::perf::KernelTrace* trace = nullptr) {
   LaunchOptions opts;
+  opts.trace = trace;
   opts.regs = k.desc->regs_per_thread;
   opts.shared_bytes = k.desc->shared_bytes;
   opts.local_bytes = k.desc->local_bytes;
@@ -115,6 +148,54 @@ Measurement run(Harness& h, const Kernel& k, Dim grid, Dim block, const Params& 
     std::fprintf(stderr, "kernel %s faulted (kind %u, pc %u)\n", k.desc->name.c_str(),
                  static_cast<unsigned>(f.kind), f.pc);
   return m;
+}
+
+// The detailed model's figures for one kernel (see the top of the file).
+struct DetailedRow {
+  std::string name;
+  double record_seconds = 0;  // functional run with trace recording
+  double model_seconds = 0;   // detailed replay of the trace
+  uint64_t grid_thread_instructions = 0;
+  uint64_t model_thread_instructions = 0;  // SM 0's, as the detailed model replayed them
+  uint64_t cycles = 0;
+  double native_seconds = 0;
+  bool ok = false;
+};
+std::vector<DetailedRow> detailed_rows;
+bool run_detailed = true;
+
+// Runs `k` with recording, then the detailed model on its trace (one host thread).
+void measure_detailed(const char* name, Harness& h, const Kernel& k, Dim grid, Dim block,
+                      const Params& p, double native_seconds) {
+  if (!run_detailed) return;
+  DetailedRow row;
+  row.name = name;
+  row.native_seconds = native_seconds;
+  const auto& g1 = g1_config();
+  if (!g1.ok()) {
+    std::fprintf(stderr, "%s: no strata-g1 config for the detailed model\n", name);
+    detailed_rows.push_back(row);
+    return;
+  }
+  ScopedThreads st(1);
+  strata::hw::perf::KernelTrace trace;
+  const Measurement m = run(h, k, grid, block, p, &trace);
+  row.record_seconds = m.seconds;
+  row.grid_thread_instructions = m.stats.thread_instructions;
+  const auto t0 = std::chrono::steady_clock::now();
+  const strata::hw::perf::DetailedResult r =
+      strata::hw::perf::model_kernel_detailed(*g1, trace, m.stats.kernel);
+  row.model_seconds = seconds_since(t0);
+  row.model_thread_instructions = r.thread_instructions;
+  row.cycles = r.cycles;
+  // SM 0 ran ceil(ctas / 4) of the grid's CTAs: the replay must have seen all of them.
+  const uint64_t sm0_ctas = (trace.total_ctas + trace.sm_count - 1) / trace.sm_count;
+  row.ok = m.ok && r.cycles > 0 && r.ctas == sm0_ctas && r.thread_instructions > 0;
+  if (!row.ok)
+    std::fprintf(stderr, "%s: detailed model: %llu of %llu CTAs, %llu cycles\n", name,
+                 static_cast<unsigned long long>(r.ctas), static_cast<unsigned long long>(sm0_ctas),
+                 static_cast<unsigned long long>(r.cycles));
+  detailed_rows.push_back(row);
 }
 
 void print_row(const char* name, int ptx, const Kernel& k, const Measurement& one,
@@ -170,7 +251,11 @@ std::pair<Measurement, Measurement> run_both(Harness& h, const Kernel& k, Dim gr
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    if (std::strcmp(argv[i], "--no-detailed") == 0) run_detailed = false;
+  }
   Module base, extra;
   if (!load_module(STRATA_BENCH_PTX, &base) || !load_module(STRATA_BENCH_EXTRA_PTX, &extra))
     return 1;
@@ -188,6 +273,7 @@ int main(int argc, char** argv) {
     const int iterations = quick ? 64 : 4000;
     const uint32_t n = ctas * block;
     Harness h(256ull << 20);
+    use_g1_caches(h);
     const uint64_t out = h.alloc(n * 4);
     Params p(*k.desc);
     p.set<uint64_t>(0, out);
@@ -220,6 +306,7 @@ int main(int argc, char** argv) {
       ++failures;
     }
     print_row("alu_bound", ptx_instructions(*module, "alu_bound"), k, one, all, native, threads);
+    measure_detailed("alu_bound", h, k, Dim{ctas}, Dim{block}, p, native);
   }
 
   // ---- memory-bound ----
@@ -228,6 +315,7 @@ int main(int argc, char** argv) {
     const uint32_t ctas = quick ? 4 : 96, block = 256;
     const int n = quick ? 1 << 14 : 1 << 23;
     Harness h(512ull << 20);
+    use_g1_caches(h);
     const uint64_t a = h.alloc(n * 4ull), b = h.alloc(n * 4ull), c = h.alloc(n * 4ull);
     std::vector<float> ha(n), hb(n);
     for (int i = 0; i < n; ++i) {
@@ -259,6 +347,7 @@ int main(int argc, char** argv) {
       ++failures;
     }
     print_row("triad", ptx_instructions(*module, "triad"), k, one, all, native, threads);
+    measure_detailed("triad", h, k, Dim{ctas}, Dim{block}, p, native);
   }
   // ---- shared memory: exchange through shared memory between two CTA barriers ----
   {
@@ -267,6 +356,7 @@ int main(int argc, char** argv) {
     const int iterations = quick ? 16 : 2000;
     const uint32_t n = ctas * block;
     Harness h(64ull << 20);
+    use_g1_caches(h);
     const uint64_t out = h.alloc(n * 4);
     Params p(*k.desc);
     p.set<uint64_t>(0, out);
@@ -291,6 +381,7 @@ int main(int argc, char** argv) {
     }
     print_row("shared_mix", ptx_instructions(extra.ptx, "shared_mix"), k, one, all, native,
               threads);
+    measure_detailed("shared_mix", h, k, Dim{ctas}, Dim{block}, p, native);
   }
 
   // ---- tensor cores: four independent mma.sync m16n8k16 per warp and iteration ----
@@ -300,6 +391,7 @@ int main(int argc, char** argv) {
     const int iterations = quick ? 4 : 200;
     const uint32_t n = ctas * block;
     Harness h(64ull << 20);
+    use_g1_caches(h);
     const uint64_t out = h.alloc(n * 4);
     Params p(*k.desc);
     p.set<uint64_t>(0, out);
@@ -339,8 +431,29 @@ int main(int argc, char** argv) {
     }
     print_row("tensor_mma", ptx_instructions(extra.ptx, "tensor_mma"), k, one, all, native,
               threads);
+    measure_detailed("tensor_mma", h, k, Dim{ctas}, Dim{block}, p, native);
   }
   std::printf("ratio: static Strata instructions per PTX instruction of the kernel body\n");
-  std::printf("detailed: not implemented (STRATA_TIMING=detailed does not exist yet)\n");
+  std::printf(
+      "\ndetailed model (STRATA_TIMING=detailed: functional run with trace recording, "
+      "then the detailed replay of SM 0's trace; 1 host thread)\n");
+  std::printf("%-10s  %9s  %9s  %14s  %14s  %10s  %s\n", "kernel", "record s", "model s",
+              "thr-inst/s/core", "model thr-i/s", "cycles", "time vs native C++");
+  for (const DetailedRow& d : detailed_rows) {
+    if (!d.ok) {
+      std::fprintf(stderr, "%s: detailed model failed\n", d.name.c_str());
+      ++failures;
+      continue;
+    }
+    const double total = d.record_seconds + d.model_seconds;
+    std::printf("%-10s  %9.3f  %9.3f  %14.3e  %14.3e  %10llu  %10.1fx\n", d.name.c_str(),
+                d.record_seconds, d.model_seconds,
+                static_cast<double>(d.grid_thread_instructions) / total,
+                static_cast<double>(d.model_thread_instructions) / d.model_seconds,
+                static_cast<unsigned long long>(d.cycles), total / d.native_seconds);
+  }
+  std::printf(
+      "thr-inst/s/core: the grid's thread-instructions over record + model time; "
+      "model thr-i/s: SM 0's over the model's time\n");
   return failures == 0 ? 0 : 1;
 }

@@ -24,13 +24,21 @@ void SectorCache::allocate() {
   // calloc: large tag stores come from fresh zero pages that cost nothing until touched.
   Line* p = static_cast<Line*>(std::calloc(static_cast<size_t>(sets_) * ways_, sizeof(Line)));
   uint64_t* stamps = static_cast<uint64_t*>(std::calloc(sets_, sizeof(uint64_t)));
-  if (p == nullptr || stamps == nullptr) {
+  uint32_t* mru = static_cast<uint32_t*>(std::calloc(sets_, sizeof(uint32_t)));
+  // Hints index lines_ with 32 bits; a zero tag (no line) never matches a lookup.
+  const bool hinted = use_hints_ && static_cast<uint64_t>(sets_) * ways_ <= UINT32_MAX;
+  Hint* hints = hinted ? static_cast<Hint*>(std::calloc(kHints, sizeof(Hint))) : nullptr;
+  if (p == nullptr || stamps == nullptr || mru == nullptr || (hinted && hints == nullptr)) {
     std::free(p);
     std::free(stamps);
+    std::free(mru);
+    std::free(hints);
     throw std::bad_alloc();
   }
   lines_.reset(p);
   stamp_.reset(stamps);
+  mru_.reset(mru);
+  hints_.reset(hints);
 }
 
 uint32_t SectorCache::set_of(uint64_t address) const {
@@ -46,43 +54,38 @@ uint32_t SectorCache::set_of(uint64_t address) const {
 
 int SectorCache::find(uint32_t set, uint64_t tag) const {
   const Line* s = lines_.get() + static_cast<size_t>(set) * ways_;
+  if (const uint32_t m = mru_[set]; s[m].tag == tag) return static_cast<int>(m);
   for (uint32_t w = 0; w < ways_; ++w) {
     if (s[w].tag == tag) return static_cast<int>(w);
   }
   return -1;
 }
 
-SectorCache::Result SectorCache::access(uint64_t address, uint32_t sectors, Fill fill) {
-  return access(address, sectors, fill, set_of(address));
-}
-
-SectorCache::Result SectorCache::access(uint64_t address, uint32_t sectors, Fill fill,
-                                        uint32_t set) {
+SectorCache::Result SectorCache::access_slow(uint64_t address, uint32_t sectors, Fill fill,
+                                             uint32_t set) {
   Result r;
   sectors &= (1u << kSectorsPerLine) - 1;
   if (sets_ == 0 || sectors == 0) return r;
   if (!lines_) allocate();
   const uint64_t tag = address / kLineBytes + 1;
   Line* s = lines_.get() + static_cast<size_t>(set) * ways_;
-  int way = find(set, tag);
-  if (way >= 0) {
-    Line& l = s[way];
-    r.hits = l.valid & sectors;
-    l.lru = ++stamp_[set];
-    if (fill == Fill::kClean) l.valid |= sectors;
-    if (fill == Fill::kDirty) l.valid |= sectors, l.dirty |= sectors;
-    return r;
+  if (const uint32_t m = mru_[set]; s[m].tag == tag) {
+    remember(tag, set, m);
+    return hit(s[m], set, sectors, fill);
+  }
+  // One pass looks for the line and for the way to allocate: an empty way, else the least
+  // recently used one. Empty ways (never used, or emptied by invalidate) have lru 0 and
+  // lines in use lru >= 1, so the first way of the smallest lru is the first empty one.
+  uint32_t victim = 0;
+  uint64_t oldest = s[0].lru;
+  for (uint32_t w = 0; w < ways_; ++w) {
+    if (s[w].tag == tag) {
+      remember(tag, set, w);
+      return hit(s[w], set, sectors, fill);
+    }
+    if (s[w].lru < oldest) oldest = s[w].lru, victim = w;
   }
   if (fill == Fill::kNone) return r;
-  // Allocate: an empty way, else the least recently used one.
-  uint32_t victim = 0;
-  for (uint32_t w = 0; w < ways_; ++w) {
-    if (s[w].tag == 0) {
-      victim = w;
-      break;
-    }
-    if (s[w].lru < s[victim].lru) victim = w;
-  }
   Line& l = s[victim];
   if (l.tag != 0) {
     r.evicted_line = (l.tag - 1) * kLineBytes;
@@ -92,6 +95,7 @@ SectorCache::Result SectorCache::access(uint64_t address, uint32_t sectors, Fill
   l.lru = ++stamp_[set];
   l.valid = static_cast<uint8_t>(sectors);
   l.dirty = fill == Fill::kDirty ? static_cast<uint8_t>(sectors) : 0;
+  remember(tag, set, victim);
   return r;
 }
 
@@ -148,12 +152,13 @@ CacheState::CacheState(const ArchConfig& config)
                  l2_ways(config)) {}
 
 CacheState::CacheState(uint64_t l2_bytes, uint32_t l2_ways) : l2_(l2_bytes, l2_ways) {
+  l2_.use_hints_ = false;  // replayed by several workers at once (set-partitioned)
   l2_.allocate();
 }
 
 void CacheState::apply(const L2Request& request, KernelStats& stats) {
   const uint32_t sectors = request.sectors & ((1u << kSectorsPerLine) - 1);
-  const uint32_t n = static_cast<uint32_t>(std::popcount(sectors));
+  const uint32_t n = sector_count(sectors);
   if (l2_.sets() == 0) {  // no L2: everything goes to DRAM
     stats.l2_misses += n;
     (request.op == L2Op::kWrite ? stats.dram_write_sectors : stats.dram_read_sectors) += n;
@@ -166,20 +171,20 @@ void CacheState::apply(const L2Request& request, KernelStats& stats) {
   switch (request.op) {
     case L2Op::kRead:
       r = l2_.access(request.address, sectors, SectorCache::Fill::kClean, set);
-      stats.dram_read_sectors += n - std::popcount(r.hits);
+      stats.dram_read_sectors += n - sector_count(r.hits);
       break;
     case L2Op::kWrite:
       r = l2_.access(request.address, sectors, SectorCache::Fill::kDirty, set);
       break;
     case L2Op::kAtomic:
       r = l2_.access(request.address, sectors, SectorCache::Fill::kDirty, set);
-      stats.dram_read_sectors += n - std::popcount(r.hits);
+      stats.dram_read_sectors += n - sector_count(r.hits);
       break;
   }
-  const uint32_t hits = static_cast<uint32_t>(std::popcount(r.hits));
+  const uint32_t hits = sector_count(r.hits);
   stats.l2_hits += hits;
   stats.l2_misses += n - hits;
-  stats.dram_write_sectors += static_cast<uint64_t>(std::popcount(r.evicted_dirty));
+  stats.dram_write_sectors += sector_count(r.evicted_dirty);
 }
 
 void CacheState::flush(KernelStats* stats) {

@@ -41,6 +41,14 @@
 // Thread safety: a cache has one user at a time, except that accesses to different sets
 // may run concurrently once the storage exists (allocate()): replacement state is kept
 // per set, so the L2 can be replayed by several workers, each owning a subset of the sets.
+// (Such a shared cache must not use way hints: CacheState's L2 does not.)
+//
+// Speed: access(address, sectors, fill) first tries a way hint, a small direct-indexed
+// table of (line, set, way) for recently used lines, checked against the line's tag: a
+// hint only saves the set hash and the way scan and never changes a result (a line lives
+// in one set, once; a stale hint fails the tag check and the normal lookup runs). Within
+// a set, the lookup compares the most recently used way's tag before scanning the others
+// (per-set state, so safe for set-partitioned concurrent users).
 #pragma once
 
 #include <cstdint>
@@ -55,6 +63,12 @@ namespace strata::hw::perf {
 inline constexpr uint32_t kLineBytes = 128;
 inline constexpr uint32_t kSectorBytes = 32;
 inline constexpr uint32_t kSectorsPerLine = kLineBytes / kSectorBytes;
+
+// Sectors in a line's sector mask (bits 0-3), without a popcount call (the default x86-64
+// target has no popcount instruction): a table of 16 four-bit counts.
+inline constexpr uint32_t sector_count(uint32_t mask) {
+  return static_cast<uint32_t>((0x4332322132212110ull >> ((mask & 15u) * 4)) & 15u);
+}
 
 // Associativity used when the config gives none (sm.l1_ways / device.l2_ways of 0, as in
 // hand-built test configs); the arch/*.toml files all set them.
@@ -87,8 +101,8 @@ class SectorCache {
   // Accesses the sectors in mask `sectors` (bit i: bytes [32i, 32i+32) of the line) of
   // the line holding byte `address`. A hit makes the line most recently used. `set`, when
   // given, must be set_of(address).
-  Result access(uint64_t address, uint32_t sectors, Fill fill);
-  Result access(uint64_t address, uint32_t sectors, Fill fill, uint32_t set);
+  inline Result access(uint64_t address, uint32_t sectors, Fill fill);
+  inline Result access(uint64_t address, uint32_t sectors, Fill fill, uint32_t set);
   // Drops those sectors (their dirty data is discarded); the line goes when none is left.
   void invalidate(uint64_t address, uint32_t sectors);
   // Sectors currently valid / dirty.
@@ -101,7 +115,10 @@ class SectorCache {
   void allocate();
 
  private:
+  friend class CacheState;
   int find(uint32_t set, uint64_t tag) const;
+  // access(address, sectors, fill, set) past the most-recently-used way's tag check.
+  Result access_slow(uint64_t address, uint32_t sectors, Fill fill, uint32_t set);
 
   struct Line {
     uint64_t tag;   // line number + 1; 0: no line
@@ -109,15 +126,65 @@ class SectorCache {
     uint8_t valid;  // sector masks
     uint8_t dirty;
   };
+  // A way hint: the line with `tag` was at lines_[index], in `set`, when last used.
+  struct Hint {
+    uint64_t tag;
+    uint32_t set;
+    uint32_t index;
+  };
+  static constexpr uint32_t kHints = 64;  // direct-indexed by line number
+
+  // A hit on line `l` of `set` (found by tag): the hit path of access().
+  Result hit(Line& l, uint32_t set, uint32_t sectors, Fill fill) {
+    Result r;
+    r.hits = l.valid & sectors;
+    l.lru = ++stamp_[set];
+    if (fill != Fill::kNone) l.valid |= static_cast<uint8_t>(sectors);
+    if (fill == Fill::kDirty) l.dirty |= static_cast<uint8_t>(sectors);
+    return r;
+  }
+  void remember(uint64_t tag, uint32_t set, uint32_t way) {
+    mru_[set] = way;
+    if (hints_) hints_[tag & (kHints - 1)] = {tag, set, set * ways_ + way};
+  }
+
   struct Free {
     void operator()(void* p) const;
   };
   uint32_t sets_ = 0;
   uint32_t ways_ = 0;
   uint32_t block_bits_ = 0;                  // log2 of B (see the hash above)
+  bool use_hints_ = true;                    // false for a cache with concurrent users
   std::unique_ptr<Line[], Free> lines_;      // sets_ x ways_
   std::unique_ptr<uint64_t[], Free> stamp_;  // per set: uses so far
+  std::unique_ptr<uint32_t[], Free> mru_;    // per set: the way used last
+  std::unique_ptr<Hint[], Free> hints_;      // kHints of them, or none
 };
+
+inline SectorCache::Result SectorCache::access(uint64_t address, uint32_t sectors, Fill fill) {
+  const uint64_t tag = address / kLineBytes + 1;
+  sectors &= (1u << kSectorsPerLine) - 1;
+  if (hints_ && sectors != 0) {
+    const Hint& h = hints_[tag & (kHints - 1)];
+    if (h.tag == tag && lines_[h.index].tag == tag) [[likely]]
+      return hit(lines_[h.index], h.set, sectors, fill);
+  }
+  return access(address, sectors, fill, set_of(address));
+}
+
+inline SectorCache::Result SectorCache::access(uint64_t address, uint32_t sectors, Fill fill,
+                                               uint32_t set) {
+  sectors &= (1u << kSectorsPerLine) - 1;
+  if (lines_ && sectors != 0) {
+    const uint64_t tag = address / kLineBytes + 1;
+    Line* s = lines_.get() + static_cast<size_t>(set) * ways_;
+    if (const uint32_t m = mru_[set]; s[m].tag == tag) [[likely]] {
+      if (hints_) hints_[tag & (kHints - 1)] = {tag, set, set * ways_ + m};
+      return hit(s[m], set, sectors, fill);
+    }
+  }
+  return access_slow(address, sectors, fill, set);
+}
 
 // One L2 request (an L1 miss, a store, an atomic or an L1 write-back), as the SMs log
 // them for the epoch's replay.

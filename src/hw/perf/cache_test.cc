@@ -120,6 +120,127 @@ TEST(SectorCache, ArrayThatFitsHitsOnTheSecondPass) {
   EXPECT_EQ(hits, 0u);
 }
 
+// A reference sector cache written from cache.h's documentation alone (the set hash, LRU
+// replacement, the fill policies, invalidation), without way hints or any other shortcut.
+class ReferenceCache {
+ public:
+  ReferenceCache(uint64_t capacity, uint32_t ways) {
+    const uint64_t lines = capacity / 128;
+    ways_ = static_cast<uint32_t>(std::min<uint64_t>(ways, lines));
+    sets_ = static_cast<uint32_t>(lines / ways_);
+    blocks_ = 1;
+    while (blocks_ < sets_) blocks_ *= 2;  // B: the smallest power of two >= S
+    set_lines_.resize(sets_);
+  }
+  uint32_t set_of(uint64_t line) const {
+    const uint64_t t = line / blocks_;
+    const uint64_t h = (t * 0x9E3779B97F4A7C15ull) >> 32;
+    return static_cast<uint32_t>((line % blocks_ + ((h * sets_) >> 32)) % sets_);
+  }
+  SectorCache::Result access(uint64_t address, uint32_t sectors, Fill fill) {
+    SectorCache::Result r;
+    if (sectors == 0) return r;  // touches nothing
+    const uint64_t line = address / 128;
+    std::vector<Entry>& set = set_lines_[set_of(line)];  // most recently used first
+    for (size_t i = 0; i < set.size(); ++i) {
+      if (set[i].line != line) continue;
+      Entry e = set[i];
+      r.hits = e.valid & sectors;
+      if (fill != Fill::kNone) e.valid |= sectors;
+      if (fill == Fill::kDirty) e.dirty |= sectors;
+      set.erase(set.begin() + static_cast<ptrdiff_t>(i));
+      set.insert(set.begin(), e);
+      return r;
+    }
+    if (fill == Fill::kNone) return r;
+    if (set.size() == ways_) {
+      r.evicted_line = set.back().line * 128;
+      r.evicted_dirty = set.back().dirty;
+      set.pop_back();
+    }
+    set.insert(set.begin(), Entry{line, sectors, fill == Fill::kDirty ? sectors : 0u});
+    return r;
+  }
+  void invalidate(uint64_t address, uint32_t sectors) {
+    std::vector<Entry>& set = set_lines_[set_of(address / 128)];
+    for (size_t i = 0; i < set.size(); ++i) {
+      if (set[i].line != address / 128) continue;
+      set[i].valid &= ~sectors;
+      set[i].dirty &= ~sectors;
+      if (set[i].valid == 0) set.erase(set.begin() + static_cast<ptrdiff_t>(i));
+      return;
+    }
+  }
+  uint64_t valid_sectors() const {
+    uint64_t n = 0;
+    for (const auto& set : set_lines_)
+      for (const Entry& e : set) n += static_cast<uint64_t>(__builtin_popcount(e.valid));
+    return n;
+  }
+
+ private:
+  struct Entry {
+    uint64_t line;
+    uint32_t valid, dirty;
+  };
+  uint32_t sets_ = 0, ways_ = 0;
+  uint64_t blocks_ = 1;
+  std::vector<std::vector<Entry>> set_lines_;
+};
+
+// The lookup shortcuts (way hints, most-recently-used way first) change no result: long
+// random sequences of accesses with every fill policy and invalidations, over address
+// ranges that hit, conflict and thrash, give the reference's hits and evictions.
+TEST(SectorCache, MatchesTheReferenceModelOnRandomAccesses) {
+  struct Geometry {
+    uint64_t capacity;
+    uint32_t ways;
+    uint64_t span;  // bytes the addresses are drawn from
+  };
+  for (const Geometry g : {Geometry{16 * 1024, 4, 8 * 1024}, Geometry{16 * 1024, 4, 64 * 1024},
+                           Geometry{3 * 128 * 5, 5, 16 * 1024}, Geometry{64 * 1024, 16, 1 << 20},
+                           Geometry{128 * 8, 8, 4096}}) {
+    SectorCache c(g.capacity, g.ways);
+    ReferenceCache ref(g.capacity, g.ways);
+    uint64_t x = 0x243F6A8885A308D3ull;  // xorshift64
+    auto next = [&x] {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      return x;
+    };
+    for (int i = 0; i < 100000; ++i) {
+      const uint64_t r = next();
+      // Mostly a small window that moves (reuse, as warps touch neighbouring lines),
+      // sometimes anywhere in the span.
+      const uint64_t window = (static_cast<uint64_t>(i) / 64 * 512) % g.span;
+      const uint64_t address =
+          (r & 7) == 0 ? (r >> 8) % g.span : (window + ((r >> 8) % 1024)) % g.span;
+      const uint32_t sectors = static_cast<uint32_t>((r >> 40) & 15);
+      const uint32_t op = static_cast<uint32_t>((r >> 44) % 8);
+      SCOPED_TRACE(::testing::Message()
+                   << "capacity " << g.capacity << " ways " << g.ways << " step " << i);
+      if (op == 7) {
+        c.invalidate(address, sectors);
+        ref.invalidate(address, sectors);
+        continue;
+      }
+      const Fill fill = op < 4 ? Fill::kClean : op < 6 ? Fill::kNone : Fill::kDirty;
+      const SectorCache::Result got = c.access(address, sectors, fill);
+      const SectorCache::Result want = ref.access(address, sectors, fill);
+      ASSERT_EQ(got.hits, want.hits);
+      ASSERT_EQ(got.evicted_dirty, want.evicted_dirty);
+      if (want.evicted_dirty != 0) ASSERT_EQ(got.evicted_line, want.evicted_line);
+    }
+    EXPECT_EQ(c.valid_sectors(), ref.valid_sectors());
+  }
+}
+
+TEST(SectorCache, SectorCountIsThePopulationCount) {
+  for (uint32_t m = 0; m < 16; ++m)
+    EXPECT_EQ(sector_count(m), static_cast<uint32_t>(__builtin_popcount(m))) << m;
+}
+
 TEST(CacheState, ReadsWritesAndAtomicsCountL2AndDram) {
   CacheState cs(8 * 1024, 4);  // 64 lines
   KernelStats s;

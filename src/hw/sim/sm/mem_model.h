@@ -13,6 +13,13 @@ namespace strata::hw::sim {
 
 enum class AccessKind : uint8_t { kLoad, kStore, kAtomic, kLocalLoad, kLocalStore, kTexture };
 
-void record_memory_access(ExecContext& ctx, AccessKind kind, const uint64_t* sectors, uint32_t count);
+void record_memory_access(ExecContext& ctx, AccessKind kind, const uint64_t* sectors,
+                          uint32_t count);
+
+// The same, for an access whose sectors all lie in the 4 KiB-aligned block at `block`:
+// bit i of the 128-bit map bits[0] | bits[1] << 64 is the sector at block + 32 i (four
+// bits per 128-byte line, so each nibble is a line's sector mask). Equivalent to
+// record_memory_access with those sectors in ascending order, without building the list.
+void record_block_access(ExecContext& ctx, AccessKind kind, uint64_t block, const uint64_t* bits);
 
 }  // namespace strata::hw::sim

@@ -68,6 +68,20 @@ uint32_t sort_unique(uint64_t* s, uint32_t n) {
   return static_cast<uint32_t>(std::unique(s, s + n) - s);
 }
 
+// Bits set in v, without a popcount call (the default x86-64 target has no instruction).
+inline uint32_t popcount64(uint64_t v) {
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<uint32_t>((v * 0x0101010101010101ull) >> 56);
+}
+
+// The bits of 64-bit word `h` of a 128-bit map that lie below position k (0 <= k <= 128).
+inline uint64_t bits_below(uint32_t k, int h) {
+  const uint32_t in_word = k <= 64u * h ? 0 : std::min<uint32_t>(k - 64u * h, 64);
+  return in_word == 64 ? ~uint64_t{0} : (uint64_t{1} << in_word) - 1;
+}
+
 // Turns sector indices into sector addresses and hands them to the cache models.
 void record_sectors(ExecContext& c, AccessKind kind, uint64_t* s, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) s[i] <<= 5;
@@ -125,8 +139,10 @@ void count_global(ExecContext& c, AccessKind kind, uint32_t m, const uint64_t* a
 
 void count_global_in_block(ExecContext& c, AccessKind kind, uint32_t m, const uint64_t* addrs,
                            uint32_t bytes, uint64_t block) {
-  uint64_t s[64];
-  uint32_t n = 0;
+  // The block's sectors as a bitmap (bit i: the sector at block + 32 i), which is also the
+  // cache models' input (record_block_access: each nibble is a line's sector mask).
+  uint64_t bits[2] = {0, 0};
+  uint32_t n;
   // The coalesced pattern first: all lanes, lane l at addrs[0] + l * bytes, touch the
   // contiguous sectors of that range (a check the compiler vectorises).
   uint64_t off_pattern = ~uint64_t{0};
@@ -135,19 +151,17 @@ void count_global_in_block(ExecContext& c, AccessKind kind, uint32_t m, const ui
     for (int l = 0; l < 31; ++l) off_pattern |= (addrs[l + 1] - addrs[l]) ^ bytes;
   }
   if (off_pattern == 0) {
-    const uint64_t first = addrs[0] >> 5, last = (addrs[0] + 32 * bytes - 1) >> 5;
-    for (uint64_t x = first; x <= last; ++x) s[n++] = x << 5;
+    const uint32_t first = static_cast<uint32_t>((addrs[0] - block) >> 5);
+    const uint32_t end = static_cast<uint32_t>((addrs[0] + 32 * bytes - 1 - block) >> 5) + 1;
+    for (int h = 0; h < 2; ++h) bits[h] = bits_below(end, h) & ~bits_below(first, h);
+    n = end - first;
   } else {
     // Aligned accesses of at most 16 bytes lie in one sector: the lane's first byte's.
-    uint64_t bits[2] = {0, 0};
     for (uint32_t mm = m; mm != 0; mm &= mm - 1) {
       const uint64_t d = ((addrs[std::countr_zero(mm)] - block) >> 5) & 127;
       bits[d >> 6] |= uint64_t{1} << (d & 63);
     }
-    for (int h = 0; h < 2; ++h) {
-      for (uint64_t b = bits[h]; b != 0; b &= b - 1)
-        s[n++] = block + 32 * (64 * h + std::countr_zero(b));
-    }
+    n = popcount64(bits[0]) + popcount64(bits[1]);
   }
   perf::KernelStats& k = c.worker->stats;
   perf::MemoryCounts& mc = kind == AccessKind::kLoad    ? k.global_loads
@@ -155,7 +169,7 @@ void count_global_in_block(ExecContext& c, AccessKind kind, uint32_t m, const ui
                                                         : k.global_atomics;
   ++mc.requests;
   mc.sectors += n;
-  record_memory_access(c, kind, s, n);
+  record_block_access(c, kind, block, bits);
 }
 
 void count_local(ExecContext& c, bool store, uint32_t m, const uint64_t* offsets, uint32_t bytes) {

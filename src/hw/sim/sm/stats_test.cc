@@ -79,6 +79,10 @@ TEST(Stats, GlobalSectorsAfterCoalescing) {
       {DataType::U64, 8, 0, 8},     // 256 bytes: 8 sectors
       {DataType::B128, 16, 0, 16},  // 512 bytes: 16 sectors
       {DataType::B128, 64, 0, 32},  // 16 of every 64 bytes: one sector per lane
+      // Within a page, across its middle (sector 63 | 64 of the page's 128):
+      {DataType::U32, 4, 2032, 5},     // bytes 2032..2159: sectors 63..67
+      {DataType::B128, 16, 1984, 16},  // bytes 1984..2495: sectors 62..77
+      {DataType::U32, 8, 2040, 9},     // every other word: bytes 2040..2291, sectors 63..71
   };
   for (const GlobalCase& gc : cases) {
     for (bool store : {false, true}) {

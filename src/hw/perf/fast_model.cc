@@ -37,6 +37,13 @@
 //            through DRAM is therefore latency-bound; 64 warps streaming are not.
 // cycles = max(bounds); ns = launch_overhead_ns + cycles / core clock. No overlap term.
 //
+// Bandwidth shares (Shares, when concurrent kernels and copies share the device): with
+// fractions sd, s2 < 1 of the device's DRAM and L2 bandwidth, the grid's whole traffic
+// must also pass through them:
+//   dram = max(dram above, all DRAM sectors x 32 B / (DRAM bytes per core clock x sd))
+//   l2   = max(l2 above,   all L2 sectors x 32 B / (l2_bytes_per_clock x s2))
+// (each SM's fair share still caps it; with sd = s2 = 1 nothing changes).
+//
 // Statistics not collected yet degrade as follows: no L1 counters: every L1-visible
 // sector (global/local loads and stores, texture) is an L1 access and h1 = 0; no L2
 // counters: every L1-visible sector plus atomics reaches L2 and h2 = 0 (all miss); no
@@ -178,6 +185,29 @@ Placement place(const ArchConfig& config, const KernelStats& stats, double sm_sh
   return p;
 }
 
+// The sectors each memory level sees (see the file comment for the fallbacks).
+struct Sectors {
+  bool have_l1 = false, have_l2 = false;
+  double l1 = 0, l2 = 0, dram = 0;
+};
+
+Sectors sectors_of(const KernelStats& stats) {
+  Sectors s;
+  const double l1_visible =
+      d(stats.global_loads.sectors + stats.global_stores.sectors + stats.local_loads.sectors +
+        stats.local_stores.sectors + stats.texture_loads.sectors);
+  s.have_l1 = stats.l1_hits + stats.l1_misses > 0;
+  s.have_l2 = stats.l2_hits + stats.l2_misses > 0;
+  s.l1 = s.have_l1 ? d(stats.l1_hits + stats.l1_misses) : l1_visible;
+  s.l2 =
+      s.have_l2 ? d(stats.l2_hits + stats.l2_misses) : l1_visible + d(stats.global_atomics.sectors);
+  s.dram = d(stats.dram_read_sectors + stats.dram_write_sectors);
+  if (s.dram == 0) s.dram = s.have_l2 ? d(stats.l2_misses) : s.l2;
+  return s;
+}
+
+constexpr double kMinBandwidthShare = 1e-6;
+
 }  // namespace
 
 double dram_bytes_per_second(const ArchConfig& config) {
@@ -185,10 +215,23 @@ double dram_bytes_per_second(const ArchConfig& config) {
          nonneg(config.memory_transfers_per_clock);
 }
 
+double l2_bytes_per_second(const ArchConfig& config) {
+  return nonneg(config.l2_bytes_per_clock) * nonneg(config.core_clock_mhz) * 1e6;
+}
+
+KernelDemand kernel_demand(const KernelStats& stats) {
+  const Sectors s = sectors_of(stats);
+  return KernelDemand{s.dram * kSectorBytes, s.l2 * kSectorBytes};
+}
+
 KernelTime model_kernel(const ArchConfig& config, const KernelStats& stats, double sm_share) {
+  return model_kernel(config, stats, Shares{.sm = sm_share});
+}
+
+KernelTime model_kernel(const ArchConfig& config, const KernelStats& stats, const Shares& shares) {
   KernelTime t;
   t.launch_ns = static_cast<uint64_t>(nonneg(config.launch_overhead_ns));
-  const Placement p = place(config, stats, sm_share);
+  const Placement p = place(config, stats, shares.sm);
   t.waves = p.waves;
   const double f = p.fraction;
   const double n_device = pos(config.sm_count);
@@ -224,22 +267,29 @@ KernelTime model_kernel(const ArchConfig& config, const KernelStats& stats, doub
   t.shared_cycles = per(f * wavefronts * kWavefrontBytes, nonneg(config.shared_bytes_per_clock));
 
   // The memory hierarchy, in sectors.
-  const double l1_visible =
-      d(stats.global_loads.sectors + stats.global_stores.sectors + stats.local_loads.sectors +
-        stats.local_stores.sectors + stats.texture_loads.sectors);
-  const bool have_l1 = stats.l1_hits + stats.l1_misses > 0;
-  const bool have_l2 = stats.l2_hits + stats.l2_misses > 0;
-  const double l1_sectors = have_l1 ? d(stats.l1_hits + stats.l1_misses) : l1_visible;
-  const double l2_sectors =
-      have_l2 ? d(stats.l2_hits + stats.l2_misses) : l1_visible + d(stats.global_atomics.sectors);
-  double dram_sectors = d(stats.dram_read_sectors + stats.dram_write_sectors);
-  if (dram_sectors == 0) dram_sectors = have_l2 ? d(stats.l2_misses) : l2_sectors;
+  const Sectors sectors = sectors_of(stats);
+  const bool have_l1 = sectors.have_l1;
+  const bool have_l2 = sectors.have_l2;
+  const double l1_sectors = sectors.l1;
+  const double l2_sectors = sectors.l2;
+  const double dram_sectors = sectors.dram;
   const double clock_hz = pos(config.core_clock_mhz) * 1e6;
   const double dram_per_clock = dram_bytes_per_second(config) / clock_hz;
   t.l1_cycles = per(f * l1_sectors * kSectorBytes, nonneg(config.l1_bytes_per_clock));
   t.l2_cycles = per(f * l2_sectors * kSectorBytes, nonneg(config.l2_bytes_per_clock) / n_device);
   t.dram_cycles =
       dram_per_clock > 0 ? f * dram_sectors * kSectorBytes / (dram_per_clock / n_device) : 0;
+  // Concurrent work sharing the device's bandwidth (Shares): the whole grid moves its
+  // bytes through what is left to it, whatever each SM could take.
+  if (shares.l2 < 1.0) {
+    const double s = std::max(shares.l2, kMinBandwidthShare);
+    t.l2_cycles = std::max(t.l2_cycles,
+                           per(l2_sectors * kSectorBytes, nonneg(config.l2_bytes_per_clock) * s));
+  }
+  if (shares.dram < 1.0 && dram_per_clock > 0) {
+    const double s = std::max(shares.dram, kMinBandwidthShare);
+    t.dram_cycles = std::max(t.dram_cycles, dram_sectors * kSectorBytes / (dram_per_clock * s));
+  }
 
   // Latency not hidden by the W resident warps.
   const double h1 = have_l1 ? d(stats.l1_hits) / d(stats.l1_hits + stats.l1_misses) : 0.0;

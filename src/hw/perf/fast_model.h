@@ -46,6 +46,31 @@ struct KernelTime {
 
 KernelTime model_kernel(const ArchConfig& config, const KernelStats& stats, double sm_share = 1.0);
 
+// What a kernel gets of the device when concurrent work shares it (the event
+// scheduler's choice, hw/sim/timeline.h): `sm` as above; `dram` and `l2` are the
+// fractions of the device's whole DRAM and L2 bandwidth left to it, in (0, 1] (smaller
+// values are raised to 1e-6). Each SM still moves at most its 1/sm_count share of the
+// device's bandwidth, so the DRAM term becomes
+//   max(the busiest SM's term above, the grid's DRAM bytes / (dram x peak DRAM bandwidth))
+// and the L2 term likewise: with dram = l2 = 1 the result equals the overload above, and
+// halving `dram` doubles the DRAM term of a grid spread over every SM.
+struct Shares {
+  double sm = 1.0;
+  double dram = 1.0;
+  double l2 = 1.0;
+};
+KernelTime model_kernel(const ArchConfig& config, const KernelStats& stats, const Shares& shares);
+
+// The bytes a kernel moves through DRAM and through L2 (the sectors model_kernel bounds
+// by bandwidth, with the same fallbacks when a cache counter is missing): divided by
+// the device's peak rates below they give the seconds the grid needs at the whole
+// device's bandwidth, from which the event scheduler computes its demand rate.
+struct KernelDemand {
+  double dram_bytes = 0;
+  double l2_bytes = 0;
+};
+KernelDemand kernel_demand(const KernelStats& stats);
+
 // Where a copy's bytes live.
 enum class MemoryKind : uint8_t { kDevice, kHost, kPeer };
 // A copy or fill takes latency_ns (engine start-up and link latency) and then ns (the
@@ -67,5 +92,7 @@ uint64_t model_api_ns(const ArchConfig& config, ApiCost kind);
 
 // Peak DRAM bandwidth of `config`: memory clock x bus width / 8 x transfers per clock.
 double dram_bytes_per_second(const ArchConfig& config);
+// Peak L2 bandwidth of `config`: l2_bytes_per_clock x core clock.
+double l2_bytes_per_second(const ArchConfig& config);
 
 }  // namespace strata::hw::perf

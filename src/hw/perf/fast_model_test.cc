@@ -367,6 +367,87 @@ TEST(FastModel, ApiCostsComeFromTheHostSection) {
   EXPECT_EQ(model_api_ns(c, ApiCost::kSync), 44u);
 }
 
+// Bandwidth shares (Shares): what concurrent work leaves a kernel of the device's DRAM
+// and L2 bandwidth.
+TEST(FastModel, WholeSharesChangeNothing) {
+  for (const char* name : {"strata-g1", "a100-sxm", "h100-sxm", "h200-sxm"}) {
+    const ArchConfig c = load(name);
+    for (const KernelStats& s :
+         {grid(c.sm_count * 8 * 100, 8, 8, kStream), grid(c.sm_count * 8 * 20 + 3, 8, 8, kFma)}) {
+      for (double sm : {1.0, 0.5}) {
+        const KernelTime a = model_kernel(c, s, sm);
+        const KernelTime b = model_kernel(c, s, Shares{.sm = sm, .dram = 1.0, .l2 = 1.0});
+        EXPECT_EQ(a.ns, b.ns) << name;
+        EXPECT_EQ(a.cycles, b.cycles) << name;
+        EXPECT_EQ(a.bound, b.bound) << name;
+        EXPECT_DOUBLE_EQ(a.dram_cycles, b.dram_cycles) << name;
+        EXPECT_DOUBLE_EQ(a.l2_cycles, b.l2_cycles) << name;
+      }
+    }
+  }
+}
+
+TEST(FastModel, HalfTheDramShareDoublesTheDramTerm) {
+  for (const char* name : {"strata-g1", "a100-sxm", "h100-sxm", "h200-sxm"}) {
+    const ArchConfig c = load(name);
+    const KernelStats s = grid(c.sm_count * 8 * 100, 8, 8, kStream);  // on every SM evenly
+    const KernelTime base = model_kernel(c, s);
+    ASSERT_EQ(base.bound, Bound::kDram) << name;
+    const KernelTime half = model_kernel(c, s, Shares{.dram = 0.5});
+    EXPECT_NEAR(half.dram_cycles / base.dram_cycles, 2.0, 1e-9) << name;
+    EXPECT_EQ(half.bound, Bound::kDram) << name;
+    EXPECT_NEAR(compute_ns(half) / compute_ns(base), 2.0, 1e-3) << name;
+    // The grid's bytes over a quarter of the peak: bytes / (0.25 x bytes per clock).
+    const double bytes = static_cast<double>(c.sm_count) * 8 * 100 * 8 * (4 + 4) * 32;
+    const double per_clock = dram_bytes_per_second(c) / (c.core_clock_mhz * 1e6);
+    EXPECT_NEAR(model_kernel(c, s, Shares{.dram = 0.25}).dram_cycles, bytes / (0.25 * per_clock),
+                1e-6 * bytes / per_clock)
+        << name;
+    // The L2 share bounds the L2 term the same way.
+    const KernelTime l2_half = model_kernel(c, s, Shares{.l2 = 0.5});
+    EXPECT_NEAR(l2_half.l2_cycles / base.l2_cycles, 2.0, 1e-9) << name;
+    EXPECT_DOUBLE_EQ(l2_half.dram_cycles, base.dram_cycles) << name;
+  }
+}
+
+TEST(FastModel, AComputeBoundKernelBarelyNoticesASmallerDramShare) {
+  for (const char* name : {"strata-g1", "a100-sxm", "h100-sxm", "h200-sxm"}) {
+    const ArchConfig c = load(name);
+    const KernelStats s = grid(c.sm_count * 8 * 20, 8, 8, kFma);
+    const KernelTime base = model_kernel(c, s);
+    const KernelTime half = model_kernel(c, s, Shares{.dram = 0.5, .l2 = 0.5});
+    EXPECT_LT(std::abs(compute_ns(half) / compute_ns(base) - 1.0), 0.01) << name;
+  }
+}
+
+// A grid on a few SMs is held back by the SMs' own shares, not by a device-wide share
+// those SMs could not use anyway.
+TEST(FastModel, ADeviceShareAboveWhatTheSmsCanTakeDoesNotSlow) {
+  const ArchConfig c = load("strata-g1");
+  const KernelStats s = grid(c.sm_count * 8 * 100, 8, 8, kStream);
+  const KernelTime quarter_sms = model_kernel(c, s, 0.25);
+  const KernelTime with_half = model_kernel(c, s, Shares{.sm = 0.25, .dram = 0.5});
+  EXPECT_EQ(with_half.cycles, quarter_sms.cycles);
+}
+
+TEST(FastModel, KernelDemandCountsTheBandwidthBoundSectors) {
+  const KernelStats s = grid(10, 2, 8, kStream);
+  const KernelDemand d = kernel_demand(s);
+  // No cache counters: every load and store sector reaches L2 and misses to DRAM.
+  EXPECT_DOUBLE_EQ(d.l2_bytes, 10.0 * 2 * (4 + 4) * 32);
+  EXPECT_DOUBLE_EQ(d.dram_bytes, 10.0 * 2 * (4 + 4) * 32);
+  KernelStats cached = s;
+  cached.l2_hits = 100;
+  cached.l2_misses = 60;
+  cached.dram_read_sectors = 50;
+  cached.dram_write_sectors = 20;
+  EXPECT_DOUBLE_EQ(kernel_demand(cached).l2_bytes, 160.0 * 32);
+  EXPECT_DOUBLE_EQ(kernel_demand(cached).dram_bytes, 70.0 * 32);
+  EXPECT_DOUBLE_EQ(l2_bytes_per_second(load("strata-g1")),
+                   static_cast<double>(load("strata-g1").l2_bytes_per_clock) *
+                       load("strata-g1").core_clock_mhz * 1e6);
+}
+
 TEST(FastModel, DramBandwidthFromTheConfig) {
   EXPECT_DOUBLE_EQ(dram_bytes_per_second(load("strata-g1")), 448e9);
   EXPECT_NEAR(dram_bytes_per_second(load("h100-sxm")) / 1e12, 3.35, 0.01);   // H100 SXM5 datasheet

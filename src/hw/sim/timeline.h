@@ -16,6 +16,21 @@
 //   times a running kernel ends) it takes the one at which it would end first.
 // - Copies and fills: latency and duration from perf::model_copy / model_fill, on the
 //   earliest free of max(1, device.async_engines) copy engines.
+// - DRAM and L2 bandwidth are shared among the kernels and copies that run at once
+//   (a fluid model, piecewise constant between events). Each command has a body (after
+//   the launch overhead; a copy's latency comes before its interval) lasting T alone,
+//   and demand rates u_dram = (its DRAM bytes / peak DRAM bandwidth) / T and u_l2
+//   likewise (kernels: perf::kernel_demand; copies and fills: the bytes they read and
+//   write in this device's DRAM, none through L2). A newcomer gets, at each moment,
+//   min(u, 1 - the shares the placed commands hold then) of each memory and progresses
+//   at 1 / (T x max over its memories of u / share). Placed commands are never revised
+//   (online, so that the modeled times do not depend on whether the command processor
+//   handled a release after them before or after the newcomer): beside a DRAM-bound
+//   kernel a second DRAM-bound one moves its bytes only as the first leaves bandwidth
+//   free, so the two take about as long as one after the other; compute-bound kernels
+//   whose demands fit together do not slow; a device-to-device copy (DRAM read + write)
+//   and a DRAM-bound kernel slow whichever of them comes second. A slowed kernel's
+//   KernelTime is perf::model_kernel with the Shares it got on average.
 // - Semaphore releases and timestamps happen at the channel's current time
 //   max(submit, ready); an acquire moves the channel's ready time to the time its
 //   releaser stored with the semaphore (kPacketSemTime).
@@ -88,19 +103,42 @@ class Timeline {
     uint64_t submit_ns = 0;
     uint64_t ready_ns = 0;
   };
-  struct Running {
-    uint64_t start_ns;
-    uint64_t end_ns;
-    double share;
+  // The shares of the device's DRAM and L2 bandwidth a command held over [from, to).
+  struct Segment {
+    double from, to, dram, l2;
   };
+  // A placed kernel or copy: its SM or engine interval and the bandwidth it held.
+  struct Job {
+    uint32_t channel = 0;
+    int engine = -1;        // copies: the copy engine; kernels: -1
+    double sm_share = 0;    // kernels: the fraction of the SMs held
+    uint64_t start_ns = 0;  // the interval
+    uint64_t end_ns = 0;
+    double body_ns = 0;            // its memory traffic starts (after launch overhead)
+    double alone_ns = 0;           // the body's duration with all the bandwidth it wants
+    double dram_ns = 0;            // the body's DRAM bytes at the device's peak DRAM bandwidth
+    double l2_ns = 0;              // likewise for L2
+    std::vector<Segment> profile;  // bandwidth shares held over the body
+  };
+  // A newcomer's bandwidth schedule beside the placed jobs.
+  struct Fluid {
+    double end = 0;
+    std::vector<Segment> profile;
+    double dram_slowed_ns = 0;  // time its progress was limited by DRAM sharing
+    double l2_slowed_ns = 0;    // ... by L2 sharing
+  };
+  Fluid share_bandwidth(const Job& job) const;
+  const Job& commit(Job job, const Fluid& fluid);  // records it; ends its channel's command
   double sm_free_at(uint64_t t) const;
-  Interval place_copy(uint32_t channel, const perf::CopyTime& t);
+  Interval place_copy(uint32_t channel, const perf::CopyTime& t, double dram_bytes);
   void complete(uint32_t channel, uint64_t end_ns);
+  double dram_ns_of(double bytes) const;
+  double l2_ns_of(double bytes) const;
 
   const ArchConfig& config_;
   const uint32_t device_;
   std::vector<Channel> channels_;
-  std::vector<Running> running_;          // kernels' SM intervals
+  std::vector<Job> jobs_;                 // kernels and copies placed (the latest-ending)
   std::vector<uint64_t> engine_free_;     // copy engines
   std::vector<uint64_t> priority_start_;  // latest kernel start per CH_PRIORITY level
   DeviceClock* const clock_;

@@ -175,6 +175,161 @@ TEST(Timeline, ResetForgetsAChannelsTimes) {
   EXPECT_EQ(clock.now_ns(), 0u);
 }
 
+// Bandwidth sharing (timeline.h): small_config plus 64 B/ns of DRAM (1000 MHz x 256 bits
+// / 8 x 2 transfers) and 256 B/ns of L2.
+ArchConfig memory_config() {
+  ArchConfig c = small_config();
+  c.memory_clock_mhz = 1000;
+  c.memory_bus_width_bits = 256;
+  c.memory_transfers_per_clock = 2;
+  c.l2_bytes_per_clock = 256;
+  return c;
+}
+constexpr double kDramBytesPerNs = 64;
+
+// Half the device's CTA slots (4 CTAs, 2 per SM: spread over all 4 SMs) streaming
+// `sectors` sectors: every load sector reaches DRAM (no cache counters), so the grid is
+// DRAM-bound when `sectors` x 32 B / 64 B/ns exceeds its `work` issue cycles.
+perf::KernelStats streaming(uint64_t sectors, uint64_t work = 1000) {
+  perf::KernelStats s = grid(4, 2, work);
+  s.global_loads = {sectors / 4, sectors};
+  return s;
+}
+
+// Host reference: A's body holds the whole DRAM bandwidth from L (its launch overhead)
+// to L + T; B, placed beside it, moves its bytes only after A, so it ends at L + 2T.
+TEST(Timeline, TwoDramBoundKernelsTakeAsLongAsOneAfterTheOther) {
+  const ArchConfig c = memory_config();
+  DeviceClock clock;
+  Timeline t(c, 4, &clock);
+  const perf::KernelStats s = streaming(200000);  // 6.4 MB: 100 us at 64 B/ns
+  const perf::KernelTime alone = perf::model_kernel(c, s, 0.5);
+  ASSERT_EQ(alone.bound, perf::Bound::kDram);
+  const uint64_t body = alone.ns - alone.launch_ns;
+  ASSERT_EQ(body, 200000u * 32 / 64);
+  perf::KernelTime ka, kb;
+  const Timeline::Interval a = t.kernel(0, s, &ka);
+  const Timeline::Interval b = t.kernel(1, s, &kb);
+  // They fit on the SMs together: without bandwidth sharing they would overlap fully.
+  EXPECT_DOUBLE_EQ(a.sm_share, 0.5);
+  EXPECT_DOUBLE_EQ(b.sm_share, 0.5);
+  EXPECT_EQ(a.start_ns, 0u);
+  EXPECT_EQ(b.start_ns, 0u);
+  EXPECT_EQ(a.end_ns, alone.ns);
+  EXPECT_EQ(ka.ns, alone.ns);
+  EXPECT_EQ(b.end_ns, alone.launch_ns + 2 * body);
+  EXPECT_EQ(kb.ns, b.end_ns - b.start_ns);
+  EXPECT_EQ(kb.bound, perf::Bound::kDram);
+  EXPECT_NEAR(kb.dram_cycles, 2.0 * body, 1.0);  // 1 cycle = 1 ns
+  // Placed commands are not revised.
+  EXPECT_EQ(t.now(0), a.end_ns);
+  EXPECT_EQ(t.now(1), b.end_ns);
+  EXPECT_EQ(clock.now_ns(), b.end_ns);
+}
+
+TEST(Timeline, ComputeBoundKernelsThatFitTogetherDoNotSlow) {
+  const ArchConfig c = memory_config();
+  DeviceClock clock;
+  Timeline t(c, 4, &clock);
+  // 100000 issue cycles per SM; 32000 sectors = 1 MB = 16 us of DRAM: 16% of the peak.
+  const perf::KernelStats s = streaming(32000, 400000);
+  const perf::KernelTime alone = perf::model_kernel(c, s, 0.5);
+  ASSERT_EQ(alone.bound, perf::Bound::kIssue);
+  perf::KernelTime ka, kb;
+  const Timeline::Interval a = t.kernel(0, s, &ka);
+  const Timeline::Interval b = t.kernel(1, s, &kb);
+  EXPECT_EQ(a.start_ns, b.start_ns);
+  EXPECT_EQ(a.end_ns, a.start_ns + alone.ns);
+  EXPECT_EQ(b.end_ns, b.start_ns + alone.ns);
+  EXPECT_EQ(kb.ns, alone.ns);
+  EXPECT_EQ(kb.bound, perf::Bound::kIssue);
+}
+
+// Host reference: A (100000 issue cycles, DRAM 50%) and then B (100000 issue cycles,
+// DRAM 80%) side by side. While A runs B gets the 50% A leaves, progressing at 0.5 / 0.8
+// of its speed: by A's end (L + 100000) it has done 62500 of its 100000; the rest alone.
+TEST(Timeline, ANewcomerTakesTheBandwidthLeft) {
+  const ArchConfig c = memory_config();
+  DeviceClock clock;
+  Timeline t(c, 4, &clock);
+  perf::KernelTime ka, kb;
+  const Timeline::Interval a = t.kernel(0, streaming(100000, 400000), &ka);
+  const Timeline::Interval b = t.kernel(1, streaming(160000, 400000), &kb);
+  ASSERT_EQ(ka.ns, 1000u + 100000);
+  EXPECT_EQ(a.end_ns, 101000u);
+  EXPECT_EQ(b.start_ns, 0u);
+  EXPECT_EQ(b.end_ns, 101000u + 37500);
+  EXPECT_EQ(kb.bound, perf::Bound::kDram);
+}
+
+// Host reference, both orders of a device-to-device copy (DRAM read + write: 64 B/ns of
+// traffic, its whole demand) and a DRAM-bound kernel (body from L to L + K alone):
+// whichever comes second moves its bytes when the first leaves DRAM free, so the DRAM
+// never idles and the second ends at copy + kernel bodies (plus L when the kernel went
+// first, as the copy runs alone until the kernel's body starts).
+TEST(Timeline, ADeviceCopyAndADramBoundKernelShareDram) {
+  const ArchConfig c = memory_config();
+  const perf::KernelStats s = streaming(200000);  // K = 100 us
+  const perf::KernelTime alone = perf::model_kernel(c, s, 0.5);
+  const uint64_t launch = alone.launch_ns;
+  const uint64_t kernel_body = alone.ns - launch;
+  constexpr uint64_t kCopyBytes = 1 << 20;  // 2 MiB of DRAM traffic: 32768 ns
+  const perf::CopyTime copy_alone =
+      perf::model_copy(c, perf::MemoryKind::kDevice, perf::MemoryKind::kDevice, kCopyBytes);
+  const uint64_t copy_body = 2 * kCopyBytes / 64;
+  ASSERT_EQ(copy_alone.ns, copy_body);
+  ASSERT_EQ(copy_alone.latency_ns, 0u);
+  perf::KernelTime kt;
+  {  // The kernel first: the copy runs alone until L, then waits for the kernel.
+    DeviceClock clock;
+    Timeline t(c, 4, &clock);
+    const Timeline::Interval k = t.kernel(0, s, &kt);
+    const Timeline::Interval x =
+        t.copy(1, perf::MemoryKind::kDevice, perf::MemoryKind::kDevice, kCopyBytes);
+    EXPECT_EQ(k.end_ns, alone.ns);
+    EXPECT_EQ(x.start_ns, 0u);
+    EXPECT_EQ(x.end_ns, launch + kernel_body + (copy_body - launch));
+  }
+  {  // The copy first: the kernel's body waits for it.
+    DeviceClock clock;
+    Timeline t(c, 4, &clock);
+    const Timeline::Interval x =
+        t.copy(1, perf::MemoryKind::kDevice, perf::MemoryKind::kDevice, kCopyBytes);
+    const Timeline::Interval k = t.kernel(0, s, &kt);
+    EXPECT_EQ(x.end_ns, copy_body);
+    EXPECT_EQ(k.start_ns, 0u);
+    EXPECT_EQ(k.end_ns, copy_body + kernel_body);
+    EXPECT_EQ(kt.bound, perf::Bound::kDram);
+  }
+}
+
+// Fills write DRAM at its full rate; a host-to-device copy (bounded by the host link)
+// writes a quarter of it and fits beside a compute-bound kernel.
+TEST(Timeline, FillsShareDramAndHostCopiesTakeOnlyTheirRate) {
+  ArchConfig c = memory_config();
+  c.host_link_bytes_per_second = 16000000000;  // 16 B/ns: a quarter of the DRAM
+  perf::KernelTime kt;
+  {
+    DeviceClock clock;
+    Timeline t(c, 4, &clock);
+    const Timeline::Interval k = t.kernel(0, streaming(200000), &kt);
+    const Timeline::Interval f = t.fill(1, perf::MemoryKind::kDevice, 1 << 20);
+    const uint64_t fill_alone = perf::model_fill(c, perf::MemoryKind::kDevice, 1 << 20).ns;
+    ASSERT_EQ(fill_alone, (1u << 20) / 64);
+    EXPECT_EQ(f.end_ns, k.end_ns + fill_alone - 1000);  // 1000 ns alone before L
+  }
+  {
+    DeviceClock clock;
+    Timeline t(c, 4, &clock);
+    const Timeline::Interval k = t.kernel(0, streaming(32000, 400000), &kt);  // DRAM 16%
+    const Timeline::Interval h =
+        t.copy(1, perf::MemoryKind::kHost, perf::MemoryKind::kDevice, 1 << 20);
+    EXPECT_EQ(h.end_ns - h.start_ns,
+              perf::model_copy(c, perf::MemoryKind::kHost, perf::MemoryKind::kDevice, 1 << 20).ns);
+    EXPECT_EQ(k.end_ns, k.start_ns + kt.ns);
+  }
+}
+
 // Through the rings: kHostTime, a copy, a timed release on one channel and a timed
 // acquire on another; the acquirer's timestamp is not earlier than the releaser's.
 TEST(TimelinePackets, SemaphoreTimeCarriesAcrossChannels) {

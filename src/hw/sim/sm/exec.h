@@ -68,8 +68,11 @@ struct GridLaunch {
 // host cores) and returns when the grid has finished or faulted. CTAs stay resident
 // for their whole life within the occupancy limits of the config; resident CTAs, their
 // warps and the diverged paths of a warp are interleaved so that every forward-progress
-// pattern CUDA guarantees since Volta completes, with any number of threads. On the
-// first fault the grid stops and the fault is returned (kind kNone: success).
+// pattern CUDA guarantees since Volta completes, with any number of threads. A faulting
+// SM stops at once; the others finish the current epoch of the modeled interleaving
+// (grid.cc), then the grid stops and returns the first fault of the lowest-numbered SM
+// that faulted in that epoch (kind kNone: success) — the same fault whatever the number
+// of host threads.
 FaultRecord execute_grid(const GridLaunch& launch, GridStats* stats);
 
 }  // namespace strata::hw::sim

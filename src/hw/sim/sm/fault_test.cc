@@ -115,6 +115,30 @@ TEST(Fault, SpinWithoutProgressTimesOut) {
   EXPECT_EQ(f.kind, FaultKind::kTrap);
 }
 
+// Every CTA faults at an address of its own. Which fault the grid reports must not
+// depend on the host threads: the first of the lowest-numbered SM (SM 0 runs CTAs 0 and 4
+// of the harness's 4 SMs, CTA 0 first), even when other SMs fault earlier in wall time.
+TEST(Fault, ReportedFaultIsIndependentOfWorkerThreads) {
+  Harness h;
+  std::vector<isa::Inst> code = {
+      B(Opcode::S2R).d(0).mod(static_cast<uint8_t>(isa::SpecialReg::CTAID_X)),
+      B(Opcode::SHL).t(DataType::B32).d(1).a(0).bi(8),
+      B(Opcode::MOV).t(DataType::U64).d(4).bi(0x1000),
+      B(Opcode::IADD).t(DataType::U32).d(4).a(4).b(1),
+      B(Opcode::LD).t(DataType::U32).d(8).a(4).space(MemSpace::GLOBAL),
+      B(Opcode::EXIT),
+  };
+  for (int threads : {1, 2, 4}) {
+    ScopedThreads st(threads);
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      auto f = h.launch(code, Dim{8}, Dim{32}, {});
+      EXPECT_EQ(f.kind, FaultKind::kUnmapped) << threads << " threads";
+      EXPECT_EQ(f.address, 0x1000u) << threads << " threads";
+      EXPECT_EQ(f.cta[0], 0u) << threads << " threads";
+    }
+  }
+}
+
 TEST(Fault, BadLaunchIsRejected) {
   Harness h;
   auto f = h.launch({B(Opcode::EXIT)}, Dim{1}, Dim{2048}, {});

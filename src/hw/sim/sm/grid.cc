@@ -42,6 +42,7 @@
 
 #include "base/log.h"
 #include "hw/perf/cache.h"
+#include "hw/perf/trace.h"
 #include "hw/sim/sm/exec.h"
 #include "hw/sim/sm/state.h"
 #include "hw/sim/sm/stats.h"
@@ -277,7 +278,13 @@ bool run_sm_epoch(Scheduler& s, Worker& wk, Progress& pr, uint32_t sm) {
     }
     if (q.cursor >= q.resident.size()) q.cursor = 0;
     Cta* cta = q.resident[q.cursor];
-    if (!run_cta_round(wk, *cta)) return false;
+    if (!run_cta_round(wk, *cta)) {
+      // A fault on this SM: it runs no further; the other SMs finish the epoch, so the
+      // grid reports the same fault whatever the number of host threads (end_epoch).
+      if (st.fault.kind == FaultKind::kNone) return false;
+      q.done = true;
+      return true;
+    }
     if (cta->live_threads == 0) {
       q.resident.erase(q.resident.begin() + static_cast<ptrdiff_t>(q.cursor));
       q.spare.push_back(cta);
@@ -298,7 +305,8 @@ bool run_sm_epoch(Scheduler& s, Worker& wk, Progress& pr, uint32_t sm) {
         pr.last_progress_ms = now;
       } else if (now - pr.last_progress_ms > s.timeout_ms && cta->live_threads != 0) {
         report_hang(wk, *cta, now - pr.last_progress_ms);
-        return false;
+        q.done = true;
+        return true;
       }
     }
     if (q.cursor >= q.resident.size() && st.instructions >= end) return true;  // a round boundary
@@ -312,13 +320,27 @@ void end_epoch(Scheduler& s) {
   GridState& g = *s.grid;
   for (uint32_t sm : s.replay) g.sms[sm].l2_replay.clear();
   std::vector<uint32_t> next;
+  // Recording for `strata sweep` (trace.h): the L2's input in the order it consumes it.
+  if (perf::TraceRecorder* rec = s.workers.front()->trace; rec != nullptr && rec->records_l2())
+    for (uint32_t sm : s.active)
+      for (const perf::L2Request& r : g.sms[sm].l2_log)
+        rec->add_l2_request(r.address, r.sectors, static_cast<uint8_t>(r.op));
   for (uint32_t sm : s.active) {
     g.sms[sm].l2_log.swap(g.sms[sm].l2_replay);
     if (!s.queues[sm].done) next.push_back(sm);
   }
   s.replay = s.active;
+  // The first fault of the lowest-numbered SM that faulted this epoch stops the grid.
+  bool faulted = false;
+  for (uint32_t sm : s.replay) {
+    if (g.sms[sm].fault.kind == FaultKind::kNone) continue;
+    std::lock_guard<std::mutex> lock(g.fault_mutex);
+    g.fault = g.sms[sm].fault;
+    faulted = true;
+    break;
+  }
   s.active.swap(next);
-  s.finished = s.active.empty() || g.stop.load(std::memory_order_relaxed);
+  s.finished = s.active.empty() || faulted || g.stop.load(std::memory_order_relaxed);
   s.next_index.store(0, std::memory_order_relaxed);
   s.arrived.store(0, std::memory_order_relaxed);
 }
@@ -327,7 +349,12 @@ void end_epoch(Scheduler& s) {
 // in SM order; the L2's counts go to the worker's statistics.
 void replay_l2(Scheduler& s, Worker& wk, uint32_t self, uint32_t threads) {
   for (uint32_t sm : s.replay) {
-    for (const perf::L2Request& r : s.grid->sms[sm].l2_replay) {
+    const std::vector<perf::L2Request>& log = s.grid->sms[sm].l2_replay;
+    if (threads == 1) {  // one worker owns every set: no division per request
+      for (const perf::L2Request& r : log) s.caches->apply(r, wk.stats);
+      continue;
+    }
+    for (const perf::L2Request& r : log) {
       if (r.set % threads == self) s.caches->apply(r, wk.stats);
     }
   }

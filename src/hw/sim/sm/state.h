@@ -95,6 +95,10 @@ struct alignas(kCacheLine) SmState {
   const perf::SectorCache* l2 = nullptr;  // the device's L2 (for the set of each request)
   std::vector<perf::L2Request> l2_log;    // L2 requests of the current epoch, in issue order
   std::vector<perf::L2Request> l2_replay; // the previous epoch's, being replayed into the L2
+  // The SM's first fault (kind kNone: none). A faulted SM runs no further; the grid stops
+  // at the end of the epoch, reporting the fault of the lowest-numbered faulted SM, so
+  // which fault a grid reports does not depend on the host threads (grid.cc).
+  FaultRecord fault;
 };
 
 // Grid-wide, read-mostly launch facts plus the cross-thread stop/fault state.
@@ -120,7 +124,7 @@ struct GridState {
   alignas(kCacheLine) std::atomic<bool> stop{false};
   alignas(kCacheLine) std::atomic<uint64_t> writes{0};  // published count of stores/atomics (hang detection)
   alignas(kCacheLine) std::mutex fault_mutex;
-  FaultRecord fault;                // first fault; guarded by fault_mutex
+  FaultRecord fault;                // the grid's fault (grid.cc picks it); guarded by fault_mutex
 };
 
 // A worker's view of the SMs' instruction counters (SmState::instructions): a worker

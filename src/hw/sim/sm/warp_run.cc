@@ -84,21 +84,16 @@ void thread_index(const GridState& grid, uint32_t warp, int lane, uint32_t out[3
 void raise_fault(ExecContext& ctx, FaultKind kind, uint64_t address, int lane) {
   ctx.stop = true;
   GridState& g = *ctx.grid;
-  {
-    std::lock_guard<std::mutex> lock(g.fault_mutex);
-    if (g.fault.kind == FaultKind::kNone) {
-      FaultRecord& f = g.fault;
-      f.kind = kind;
-      f.address = address;
-      f.pc = ctx.pc - 1;
-      for (int i = 0; i < 3; ++i) f.cta[i] = ctx.cta->id[i];
-      thread_index(g, ctx.warp->index, lane, f.tid);
-      STRATA_LOG_INFO("kernel {}: {} at pc {} address {:#x}, block ({},{},{}) thread ({},{},{})",
-                      g.packet->kernel_id, fault_kind_name(kind), f.pc, address, f.cta[0], f.cta[1], f.cta[2],
-                      f.tid[0], f.tid[1], f.tid[2]);
-    }
-  }
-  g.stop.store(true, std::memory_order_relaxed);
+  FaultRecord& f = g.sms[ctx.cta->sm].fault;  // the SM's owner is the only writer
+  if (f.kind != FaultKind::kNone) return;
+  f.kind = kind;
+  f.address = address;
+  f.pc = ctx.pc - 1;
+  for (int i = 0; i < 3; ++i) f.cta[i] = ctx.cta->id[i];
+  thread_index(g, ctx.warp->index, lane, f.tid);
+  STRATA_LOG_INFO("kernel {}: {} at pc {} address {:#x}, block ({},{},{}) thread ({},{},{})",
+                  g.packet->kernel_id, fault_kind_name(kind), f.pc, address, f.cta[0], f.cta[1],
+                  f.cta[2], f.tid[0], f.tid[1], f.tid[2]);
 }
 
 bool run_warp(Worker& worker, Cta& cta, Warp& warp) {
@@ -132,7 +127,7 @@ bool run_warp(Worker& worker, Cta& cta, Warp& warp) {
     worker.thread_instructions += thread_insts;
     worker.sm_instructions[cta.sm] += insts;
     last = ctx.group;
-    if (g.stop.load(std::memory_order_relaxed)) {
+    if (g.stop.load(std::memory_order_relaxed) || g.sms[cta.sm].fault.kind != FaultKind::kNone) {
       ok = false;
       break;
     }

@@ -215,6 +215,7 @@ CommandProcessor::Step CommandProcessor::step(uint32_t index) {
   ctx.vram_size = vram_size_;
   ctx.programs = &programs_;
   ctx.caches = &caches_;
+  ctx.detailed_l2 = &detailed_l2_;
   const PacketOutcome outcome =
       execute_packet(ctx, header.op(), payload_.data(), header.dwords(), header.flags());
   switch (outcome.kind) {

@@ -86,6 +86,7 @@ class CommandProcessor {
   Interrupts* const interrupts_;
   ProgramCache programs_;           // command-processor thread only
   perf::CacheState caches_{config_};  // the device's L2 (hw/perf/cache.h); command-processor thread only
+  perf::SectorCache detailed_l2_;     // the detailed model's L2 share (hw/perf/detailed/params.h)
   Timeline timeline_;               // command-processor thread only (but latest_ns)
   uint64_t timeline_generation_[kNumChannels] = {};  // channel generation the timeline saw
   std::vector<uint32_t> payload_;   // command-processor thread only

@@ -152,9 +152,12 @@ PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
   perf::KernelTime time;
   Timeline::Interval iv;
   if (detailed) {
-    const perf::DetailedParams params = perf::detailed_params(*ctx.config);
+    perf::DetailedParams params = perf::detailed_params(*ctx.config);
     const bool sample =
         timing == Timing::kSampled || perf::should_sample(trace, sample_threshold());
+    // A full replay keeps the device's detailed L2 warm from kernel to kernel; sampling
+    // replays windows of the first wave repeatedly, so it starts from an empty L2.
+    if (!sample) params.l2_state = ctx.detailed_l2;
     const perf::DetailedResult result = sample ? perf::model_kernel_sampled(params, trace, ks)
                                                : perf::model_kernel_detailed(params, trace, ks);
     if (sample) {

@@ -15,6 +15,7 @@
 
 namespace strata::hw::perf {
 class CacheState;  // hw/perf/cache.h
+class SectorCache;
 }  // namespace strata::hw::perf
 
 namespace strata::hw::sim {
@@ -47,6 +48,7 @@ struct PacketContext {
   uint64_t vram_size = 0;
   ProgramCache* programs = nullptr;
   perf::CacheState* caches = nullptr;  // the device's L2 contents, kept from grid to grid
+  perf::SectorCache* detailed_l2 = nullptr;  // the detailed model's L2 share, kept likewise
   uint64_t shared_window = 0;
   uint64_t local_window = 0;
 };

@@ -183,11 +183,18 @@ class Sm {
                 ? p.l1_bytes - static_cast<uint64_t>(slots) * t.shared_bytes_per_cta
                 : 0,
             p.l1_ways),
-        l2_(p.l2_bytes, p.l2_ways),
+        l2_(p.l2_state != nullptr ? SectorCache() : SectorCache(p.l2_bytes, p.l2_ways)),
+        l2p_(&l2_),
         l1q_(p.l1_sectors_per_cycle),
         l2q_(p.l2_sectors_per_cycle),
         dramq_(p.dram_sectors_per_cycle),
         sharedq_(p.shared_wavefronts_per_cycle) {
+    if (p.l2_state != nullptr) {  // the L2 contents persist from kernel to kernel
+      if (p.l2_state->capacity_bytes() != SectorCache(p.l2_bytes, p.l2_ways).capacity_bytes() ||
+          p.l2_state->ways() != p.l2_ways)
+        *p.l2_state = SectorCache(p.l2_bytes, p.l2_ways);
+      l2p_ = p.l2_state;
+    }
     const size_t n = t.code.size() / 16;
     code_.reserve(n);
     for (size_t i = 0; i < n; ++i) code_.push_back(decode_static(&t.code[16 * i], p));
@@ -415,18 +422,27 @@ class Sm {
     if (l2_sectors > 0)
       arrival = std::max(arrival, l2q_.serve(now, l2_sectors) + p_.l2_hit_latency);
     if (dram > 0) arrival = std::max(arrival, dramq_.serve(now, dram) + p_.dram_latency);
+    // Write-backs the access caused take bandwidth from later requests (nobody waits for
+    // them): dirty L1 lines into the L2, dirty L2 sectors into DRAM.
+    if (l1_writebacks_ != 0) l2q_.serve(now, l1_writebacks_), l1_writebacks_ = 0;
+    if (l2_writebacks_ != 0) dramq_.serve(now, l2_writebacks_), l2_writebacks_ = 0;
     return static_cast<uint64_t>(std::ceil(arrival));
   }
 
-  // Cache accesses; a dirty line evicted from the L1 is written back to the L2 (state
-  // only: write-back traffic is not timed).
+  // Cache accesses; a dirty line evicted from the L1 is written back to the L2, a dirty
+  // sector evicted from the L2 to DRAM (counted here, timed by the caller).
   uint32_t l1_access(uint64_t line, uint32_t mask, SectorCache::Fill fill) {
     const SectorCache::Result r = l1_.access(line, mask, fill);
-    if (r.evicted_dirty != 0) l2_access(r.evicted_line, r.evicted_dirty, SectorCache::Fill::kDirty);
+    if (r.evicted_dirty != 0) {
+      l1_writebacks_ += static_cast<uint64_t>(std::popcount(r.evicted_dirty));
+      l2_access(r.evicted_line, r.evicted_dirty, SectorCache::Fill::kDirty);
+    }
     return r.hits;
   }
   uint32_t l2_access(uint64_t line, uint32_t mask, SectorCache::Fill fill) {
-    return l2_.access(line, mask, fill).hits;
+    const SectorCache::Result r = l2p_->access(line, mask, fill);
+    l2_writebacks_ += static_cast<uint64_t>(std::popcount(r.evicted_dirty));
+    return r.hits;
   }
 
   void issue(uint32_t index, uint32_t sched, uint64_t t) {
@@ -502,6 +518,8 @@ class Sm {
   std::vector<double>
       pipe_free_;  // per scheduler x pipe: the cycle the pipe accepts the next instruction
   SectorCache l1_, l2_;
+  SectorCache* l2p_;  // l2_, or DetailedParams::l2_state
+  uint64_t l1_writebacks_ = 0, l2_writebacks_ = 0;  // sectors, not yet charged to a queue
   BandwidthQueue l1q_, l2q_, dramq_, sharedq_;
   size_t next_cta_ = 0;
   uint64_t next_age_ = 0;
@@ -523,6 +541,13 @@ DetailedResult model_kernel_detailed(const DetailedParams& params, const KernelT
   const uint32_t warps_per_cta = std::max<uint32_t>(1, trace.warps_per_cta);
   uint32_t slots = stats.ctas_per_sm;
   if (slots == 0) slots = std::max<uint32_t>(1, p.max_warps_per_sm / warps_per_cta);
+  // Fewer CTAs than SMs: only that many SMs share the L2 and DRAM.
+  if (p.device_sms > 0 && trace.total_ctas > 0 && trace.total_ctas < p.device_sms) {
+    const double scale = static_cast<double>(p.device_sms) / static_cast<double>(trace.total_ctas);
+    p.l2_bytes = static_cast<uint64_t>(static_cast<double>(p.l2_bytes) * scale);
+    p.l2_sectors_per_cycle *= scale;
+    p.dram_sectors_per_cycle *= scale;
+  }
   Sm sm(p, trace, slots);
   return sm.run();
 }

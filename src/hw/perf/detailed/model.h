@@ -38,7 +38,8 @@
 // queue their wavefronts at shared_wavefronts_per_cycle and arrive shared_latency after
 // the last. A memory instruction without a recorded access (constants, fences, guard
 // false) completes after l1_hit_latency (or operand_read_cycles when no lane ran it).
-// Write-backs (L1 to L2, L2 to DRAM) change cache contents but are not timed.
+// Write-backs (dirty L1 lines to L2, dirty L2 sectors to DRAM) take their level's
+// bandwidth from later requests; no warp waits for them.
 //
 // Time. cycles = the cycle by which every warp has issued its last instruction and
 // every result has arrived. SM 0 runs ceil(total_ctas / sm_count) CTAs under the

@@ -105,6 +105,7 @@ DetailedParams detailed_params(const ArchConfig& c) {
   p.l1_ways = l1_ways(c);  // hw/perf/cache.h: the statistics' cache model's associativity
   p.l2_bytes = static_cast<uint64_t>(std::max<int64_t>(0, c.l2_bytes)) / static_cast<uint64_t>(sms);
   p.l2_ways = l2_ways(c);
+  p.device_sms = static_cast<uint32_t>(sms);
   return p;
 }
 

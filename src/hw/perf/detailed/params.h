@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "hw/config/arch_config.h"
+#include "hw/perf/cache.h"
 #include "hw/perf/kernel_stats.h"
 
 namespace strata::hw::perf {
@@ -53,6 +54,14 @@ struct DetailedParams {
   // Kernel time.
   double core_clock_mhz = 1000;
   uint64_t launch_overhead_ns = 0;
+  // The device's SM count, by which the L2 capacity and the L2/DRAM bandwidths above were
+  // divided; 0: unknown. A grid with fewer CTAs than SMs leaves SMs idle, so the
+  // representative SM's share is then of the busy SMs instead (model_kernel_detailed).
+  uint32_t device_sms = 0;
+  // When set, the representative SM's L2 share lives here and keeps its contents from
+  // kernel to kernel, as the device's L2 does (the command processor owns it; it is
+  // emptied when the share's size changes). Null: each kernel starts with an empty L2.
+  SectorCache* l2_state = nullptr;
 };
 
 // The parameters for `config` (see params.cc for every default and its source).

@@ -518,7 +518,7 @@ class Sm {
   std::vector<double>
       pipe_free_;  // per scheduler x pipe: the cycle the pipe accepts the next instruction
   SectorCache l1_, l2_;
-  SectorCache* l2p_;  // l2_, or DetailedParams::l2_state
+  SectorCache* l2p_;                                // l2_, or DetailedParams::l2_state
   uint64_t l1_writebacks_ = 0, l2_writebacks_ = 0;  // sectors, not yet charged to a queue
   BandwidthQueue l1q_, l2q_, dramq_, sharedq_;
   size_t next_cta_ = 0;

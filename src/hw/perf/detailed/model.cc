@@ -8,6 +8,7 @@
 
 #include "hw/perf/cache.h"
 #include "hw/perf/detailed/memory.h"
+#include "hw/perf/tensor_type.h"
 #include "isa/encode.h"
 #include "isa/latency.h"
 #include "isa/pipe.h"
@@ -55,37 +56,6 @@ struct StaticInst {
   uint32_t latency = 0;       // fixed latency, or the variable latency of a non-memory class
   double interval = 1;        // cycles the instruction occupies its scheduler's pipe
 };
-
-// The TensorType an HMMA's work counts as: by A's format, as the statistics count
-// KernelStats::tensor_fmas (hw/sim/sm/stats.cc). False for b1 (no tensor rate).
-bool tensor_type(isa::MmaFormat f, TensorType* out) {
-  switch (f) {
-    case isa::MmaFormat::F16:
-    case isa::MmaFormat::BF16:
-      *out = TensorType::kF16;
-      return true;
-    case isa::MmaFormat::TF32:
-      *out = TensorType::kTf32;
-      return true;
-    case isa::MmaFormat::S8:
-    case isa::MmaFormat::U8:
-      *out = TensorType::kI8;
-      return true;
-    case isa::MmaFormat::S4:
-    case isa::MmaFormat::U4:
-      *out = TensorType::kI4;
-      return true;
-    case isa::MmaFormat::F64:
-      *out = TensorType::kF64;
-      return true;
-    case isa::MmaFormat::E4M3:
-    case isa::MmaFormat::E5M2:
-      *out = TensorType::kF8;
-      return true;
-    default:
-      return false;
-  }
-}
 
 StaticInst decode_static(const uint8_t* word, const DetailedParams& p) {
   StaticInst s;
@@ -140,7 +110,7 @@ StaticInst decode_static(const uint8_t* word, const DetailedParams& p) {
   isa::MmaDesc desc;
   TensorType type;
   if (in.op == isa::Opcode::HMMA && isa::MmaDesc::decode(in.imm, &desc) &&
-      tensor_type(desc.a, &type) && p.tensor_fmas_per_cycle[static_cast<int>(type)] > 0) {
+      tensor_type_of(desc.a, &type) && p.tensor_fmas_per_cycle[static_cast<int>(type)] > 0) {
     const isa::MmaDims d = isa::mma_dims(desc.shape);
     s.interval = static_cast<double>(d.m) * d.n * d.k * p.schedulers /
                  p.tensor_fmas_per_cycle[static_cast<int>(type)];

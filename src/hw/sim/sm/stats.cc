@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "hw/perf/tensor_type.h"
 #include "hw/sim/sm/address.h"
 #include "hw/sim/sm/trace_hook.h"
 #include "isa/pipe.h"
@@ -316,40 +317,6 @@ void TexelSectors::finish(ExecContext& c) {
   if (n_ != 0) record_sectors(c, AccessKind::kTexture, s_, n_);
 }
 
-namespace {
-
-// Tensor multiply-adds are counted by the A operand's format; b1 has no TensorType.
-bool tensor_type(isa::MmaFormat f, perf::TensorType* out) {
-  switch (f) {
-    case isa::MmaFormat::F16:
-    case isa::MmaFormat::BF16:
-      *out = perf::TensorType::kF16;
-      return true;
-    case isa::MmaFormat::TF32:
-      *out = perf::TensorType::kTf32;
-      return true;
-    case isa::MmaFormat::S8:
-    case isa::MmaFormat::U8:
-      *out = perf::TensorType::kI8;
-      return true;
-    case isa::MmaFormat::S4:
-    case isa::MmaFormat::U4:
-      *out = perf::TensorType::kI4;
-      return true;
-    case isa::MmaFormat::F64:
-      *out = perf::TensorType::kF64;
-      return true;
-    case isa::MmaFormat::E4M3:
-    case isa::MmaFormat::E5M2:
-      *out = perf::TensorType::kF8;
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
-
 void fold_pc_counts(const Program& program, const Worker& w, perf::KernelStats* out) {
   const DecodedInst* code = program.code();
   const size_t n = std::min<size_t>(w.pc_counts.size(), program.size() + 1u);
@@ -365,7 +332,7 @@ void fold_pc_counts(const Program& program, const Worker& w, perf::KernelStats* 
     isa::MmaDesc desc;
     perf::TensorType type;
     if (inst.op == isa::Opcode::HMMA && isa::MmaDesc::decode(inst.imm, &desc) &&
-        tensor_type(desc.a, &type)) {
+        perf::tensor_type_of(desc.a, &type)) {
       const isa::MmaDims d = isa::mma_dims(desc.shape);
       out->tensor_fmas[static_cast<int>(type)] += k.warps * static_cast<uint64_t>(d.m) * d.n * d.k;
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hw/perf/detailed/model.h"
+#include "hw/perf/detailed/test_insts.h"
 #include "hw/perf/trace.h"
 #include "isa/encode.h"
 #include "isa/latency.h"
@@ -18,49 +19,14 @@ namespace {
 
 using isa::DataType;
 using isa::Opcode;
+using testing::bar_sync;
+using testing::ffma;
+using testing::iadd;
+using testing::inst;
+using testing::memory;
 
 uint32_t fixed_latency(isa::LatencyClass c) {
   return isa::latency_class_info(c).cycles;
-}
-
-isa::Inst inst(Opcode op, uint8_t stall = 1) {
-  isa::Inst i;
-  i.op = op;
-  i.ctrl.stall = stall;
-  return i;
-}
-
-isa::Inst ffma(uint8_t stall) {
-  isa::Inst i = inst(Opcode::FFMA, stall);
-  i.type = DataType::F32;
-  i.rd = 0, i.ra = 1, i.rb = 2, i.rc = 0;
-  return i;
-}
-
-isa::Inst iadd(uint8_t stall = 1, uint8_t wait = 0) {
-  isa::Inst i = inst(Opcode::IADD, stall);
-  i.type = DataType::U32;
-  i.rd = 3, i.ra = 4, i.rb = 5;
-  i.ctrl.wait = wait;
-  return i;
-}
-
-isa::Inst memory(Opcode op, isa::MemSpace space, uint8_t wbar, uint8_t wait) {
-  isa::Inst i = inst(op);
-  i.type = DataType::U32;
-  i.space = space;
-  if (op == Opcode::LD) i.rd = 6;
-  i.ra = 8;
-  if (op == Opcode::ST) i.rb = 9;
-  i.ctrl.wbar = wbar;
-  i.ctrl.wait = wait;
-  return i;
-}
-
-isa::Inst bar_sync() {
-  isa::Inst i = inst(Opcode::BAR);
-  i.mod = static_cast<uint8_t>(isa::BarOp::SYNC);
-  return i;
 }
 
 // A trace whose warps run the given pcs of `code` in order, full warps.

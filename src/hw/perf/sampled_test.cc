@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hw/perf/detailed/model.h"
+#include "hw/perf/detailed/test_insts.h"
 #include "hw/perf/trace.h"
 #include "isa/encode.h"
 
@@ -18,43 +19,14 @@ namespace {
 
 using isa::DataType;
 using isa::Opcode;
-
-isa::Inst inst(Opcode op, uint8_t stall = 1) {
-  isa::Inst i;
-  i.op = op;
-  i.ctrl.stall = stall;
-  return i;
-}
-
-isa::Inst ffma(uint8_t stall) {
-  isa::Inst i = inst(Opcode::FFMA, stall);
-  i.type = DataType::F32;
-  i.rd = 0, i.ra = 1, i.rb = 2, i.rc = 0;
-  return i;
-}
-
-isa::Inst iadd(uint8_t stall = 1, uint8_t wait = 0) {
-  isa::Inst i = inst(Opcode::IADD, stall);
-  i.type = DataType::U32;
-  i.rd = 3, i.ra = 4, i.rb = 5;
-  i.ctrl.wait = wait;
-  return i;
-}
+using testing::bar_sync;
+using testing::ffma;
+using testing::iadd;
+using testing::inst;
+using testing::memory;
 
 isa::Inst load(uint8_t wbar) {
-  isa::Inst i = inst(Opcode::LD);
-  i.type = DataType::U32;
-  i.space = isa::MemSpace::GLOBAL;
-  i.rd = 6;
-  i.ra = 8;
-  i.ctrl.wbar = wbar;
-  return i;
-}
-
-isa::Inst bar_sync() {
-  isa::Inst i = inst(Opcode::BAR);
-  i.mod = static_cast<uint8_t>(isa::BarOp::SYNC);
-  return i;
+  return memory(Opcode::LD, isa::MemSpace::GLOBAL, wbar, 0);
 }
 
 // The kernel every test replays:

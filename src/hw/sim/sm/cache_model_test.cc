@@ -391,9 +391,10 @@ TEST(CacheModel, OccupancyAndPerSmFields) {
   EXPECT_DOUBLE_EQ(shared.kernel.theoretical_occupancy(), 2.0 / 64);
 }
 
-// Decoupled look-back's pattern: CTA i spins until CTA i - 1 has published its flag,
-// with 8 times more CTAs than can be resident (two per SM, by shared memory). Completes
-// because every SM starts its CTAs in order, so the lowest unfinished CTA is resident.
+// Decoupled look-back's pattern: CTA i spins (ld.acquire) until CTA i - 1 has published
+// its flag (st.release), with 8 times more CTAs than can be resident (two per SM, by
+// shared memory). Completes because every SM starts its CTAs in order, so the lowest
+// unfinished CTA is resident.
 TEST(CacheModel, ChainedLookBackCompletesWithAnyNumberOfThreads) {
   constexpr uint32_t kCtas = 64;
   const auto eq = static_cast<uint8_t>(isa::CmpOp::EQ);
@@ -406,12 +407,22 @@ TEST(CacheModel, ChainedLookBackCompletesWithAnyNumberOfThreads) {
       B(Opcode::BRA).guard(0).imm(11),                                          // 5: CTA 0
       B(Opcode::IADD).t(DataType::U32).d(2).a(1).bi(0xffffffffu),               // 6: i - 1
       B(Opcode::IMADWIDE).t(DataType::U32).d(6).a(2).b(20).c(4),                // 7
-      B(Opcode::LD).t(DataType::U32).d(10).a(6).space(MemSpace::GLOBAL),        // 8: spin
-      B(Opcode::ISETP).t(DataType::U32).pd(1).a(10).b(isa::kRZ).mod(eq),        // 9
-      B(Opcode::BRA).guard(1).imm(8),                                           // 10
-      B(Opcode::IMADWIDE).t(DataType::U32).d(6).a(1).b(20).c(4),                // 11
-      B(Opcode::ST).t(DataType::U32).a(6).b(11).space(MemSpace::GLOBAL),        // 12
-      B(Opcode::EXIT),                                                          // 13
+      B(Opcode::LD)
+          .t(DataType::U32)
+          .d(10)
+          .a(6)
+          .sem(isa::MemSem::ACQUIRE)
+          .space(MemSpace::GLOBAL),                                       // 8: spin
+      B(Opcode::ISETP).t(DataType::U32).pd(1).a(10).b(isa::kRZ).mod(eq),  // 9
+      B(Opcode::BRA).guard(1).imm(8),                                     // 10
+      B(Opcode::IMADWIDE).t(DataType::U32).d(6).a(1).b(20).c(4),          // 11
+      B(Opcode::ST)
+          .t(DataType::U32)
+          .a(6)
+          .b(11)
+          .sem(isa::MemSem::RELEASE)
+          .space(MemSpace::GLOBAL),  // 12
+      B(Opcode::EXIT),               // 13
   };
   for (int threads : {1, 2, 4}) {
     ScopedThreads st(threads);

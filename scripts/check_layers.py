@@ -20,9 +20,12 @@ LAYERS = {
     "kmd": ["hw/contract", "hw/config", "hw/sim", "base"],
     "hal": ["kmd", "hw/contract", "hw/config", "isa", "base"],
     "cuda/fatbin": ["base"],
-    "cuda/driver": ["hal", "compiler", "cuda/fatbin", "hw/config", "hw/perf", "isa", "base"],
-    "cuda/runtime": ["cuda/driver", "cuda/fatbin", "base"],
-    "tools": ["cuda/driver", "cuda/fatbin", "compiler", "hal", "hw/config", "hw/perf", "isa", "base"],
+    "prof": ["hw/contract", "hw/config", "hw/perf", "base"],
+    "cuda/driver": ["prof", "hal", "compiler", "cuda/fatbin", "hw/config", "hw/perf", "isa", "base"],
+    "cuda/runtime": ["cuda/driver", "cuda/fatbin", "prof", "base"],
+    "cupti": ["prof", "base"],
+    "tools": ["prof", "cuda/driver", "cuda/fatbin", "compiler", "hal", "hw/config", "hw/perf", "isa",
+              "base"],
     "libs": ["base"],
 }
 

@@ -10,6 +10,10 @@ void CommandBuffer::reset() {
   do_reset();
   finalized_ = false;
   command_count_ = 0;
+  work_count_ = 0;
+  describe_ = false;
+  tag_ = 0;
+  descriptions_.clear();
 }
 
 Status CommandBuffer::recordable() const {
@@ -66,6 +70,20 @@ Status CommandBuffer::dispatch(const std::shared_ptr<Executable>& executable, in
   RETURN_IF_ERROR(do_dispatch(executable, kernel, grid, block, dynamic_shared_bytes, params, banks,
                               local_bytes_per_thread.value_or(k.local_bytes_per_thread)));
   ++command_count_;
+  ++work_count_;
+  if (describe_) {
+    WorkDescription d;
+    d.kind = WorkDescription::kDispatch;
+    d.tag = tag_;
+    d.kernel = k.name;
+    d.grid = grid;
+    d.block = block;
+    d.regs_per_thread = k.regs_per_thread;
+    d.static_shared_bytes = k.static_shared_bytes;
+    d.dynamic_shared_bytes = dynamic_shared_bytes;
+    d.local_bytes_per_thread = local_bytes_per_thread.value_or(k.local_bytes_per_thread);
+    descriptions_.push_back(std::move(d));
+  }
   return ok_status();
 }
 
@@ -82,6 +100,14 @@ Status CommandBuffer::copy(uint64_t src_va, uint64_t dst_va, uint64_t bytes) {
   STRATA_LOG_DEBUG("hal: record copy 0x{:x} -> 0x{:x} ({} bytes)", src_va, dst_va, bytes);
   RETURN_IF_ERROR(do_copy(src_va, dst_va, bytes));
   ++command_count_;
+  ++work_count_;
+  if (describe_) {
+    WorkDescription d;
+    d.kind = WorkDescription::kCopy;
+    d.tag = tag_;
+    d.src_va = src_va, d.dst_va = dst_va, d.bytes = bytes;
+    descriptions_.push_back(std::move(d));
+  }
   return ok_status();
 }
 
@@ -99,6 +125,14 @@ Status CommandBuffer::fill(uint64_t va, uint64_t bytes, uint32_t pattern, uint32
   STRATA_LOG_DEBUG("hal: record fill 0x{:x} ({} bytes, pattern 0x{:x}/{})", va, bytes, pattern, elem_size);
   RETURN_IF_ERROR(do_fill(va, bytes, pattern, elem_size));
   ++command_count_;
+  ++work_count_;
+  if (describe_) {
+    WorkDescription d;
+    d.kind = WorkDescription::kFill;
+    d.tag = tag_;
+    d.dst_va = va, d.bytes = bytes, d.value = pattern, d.elem_size = elem_size;
+    descriptions_.push_back(std::move(d));
+  }
   return ok_status();
 }
 

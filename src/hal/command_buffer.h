@@ -16,6 +16,8 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "hal/executable.h"
@@ -44,6 +46,23 @@ struct LaunchLimits {
 };
 
 inline constexpr uint32_t kMaxParamBytes = 32764;  // CUDA 12.1+ kernel parameter limit
+
+// What one work command (dispatch, copy, fill) does, recorded when the buffer describes
+// its work (CommandBuffer::describe_work): a profiler pairs it with the command's work
+// report (queue.h, WorkReports).
+struct WorkDescription {
+  enum Kind : uint8_t { kDispatch, kCopy, kFill } kind = kDispatch;
+  uint64_t tag = 0;  // set_work_tag() at record time (a CUDA graph node's id)
+  // kDispatch
+  std::string kernel;  // the kernel's name (KernelInfo::name)
+  Dim3 grid, block;
+  uint32_t regs_per_thread = 0;
+  uint32_t static_shared_bytes = 0, dynamic_shared_bytes = 0;
+  uint32_t local_bytes_per_thread = 0;
+  // kCopy / kFill
+  uint64_t src_va = 0, dst_va = 0, bytes = 0;
+  uint32_t value = 0, elem_size = 0;
+};
 
 class CommandBuffer {
  public:
@@ -82,6 +101,17 @@ class CommandBuffer {
   // submission of it may be pending. Drops the executables and semaphores it kept.
   void reset();
   int command_count() const { return command_count_; }
+  // Dispatches, copies and fills recorded: the work commands that write a work report
+  // each when the buffer is submitted with reports (queue.h, WorkReports).
+  uint32_t work_count() const { return work_count_; }
+  // Describe the work commands recorded from now on (work_descriptions()), each with the
+  // current tag. Off by default (recording stays allocation-free); reset() turns it off.
+  void describe_work(bool on) { describe_ = on; }
+  void set_work_tag(uint64_t tag) { tag_ = tag; }
+  bool describes_work() const { return describe_; }
+  // One per work command recorded while describing (all of them if describing was on
+  // from the start).
+  const std::vector<WorkDescription>& work_descriptions() const { return descriptions_; }
 
  protected:
   CommandBuffer() = default;
@@ -105,6 +135,10 @@ class CommandBuffer {
   Status recordable() const;
   bool finalized_ = false;
   int command_count_ = 0;
+  uint32_t work_count_ = 0;
+  bool describe_ = false;
+  uint64_t tag_ = 0;
+  std::vector<WorkDescription> descriptions_;
 };
 
 }  // namespace strata::hal

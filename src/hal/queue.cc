@@ -19,7 +19,8 @@ Status check_values(std::span<const SemaphoreValue> values, const char* what) {
 }  // namespace
 
 Status Queue::submit(const std::shared_ptr<CommandBuffer>& command_buffer,
-                     std::span<const SemaphoreValue> wait, std::span<const SemaphoreValue> signal) {
+                     std::span<const SemaphoreValue> wait, std::span<const SemaphoreValue> signal,
+                     const WorkReports& reports) {
   if (command_buffer != nullptr && !command_buffer->finalized()) {
     return error(Code::kInvalidValue, "submit: command buffer is not finalized");
   }
@@ -27,7 +28,10 @@ Status Queue::submit(const std::shared_ptr<CommandBuffer>& command_buffer,
   RETURN_IF_ERROR(check_values(signal, "signal"));
   STRATA_LOG_DEBUG("hal: queue {} submit ({} commands, {} waits, {} signals)", channel(),
                    command_buffer ? command_buffer->command_count() : 0, wait.size(), signal.size());
-  return do_submit(command_buffer, wait, signal);
+  if (reports.va % 8 != 0) {
+    return error(Code::kInvalidValue, "submit: work report address is not 8-byte aligned");
+  }
+  return do_submit(command_buffer, wait, signal, reports);
 }
 
 Status Queue::wait_idle(std::chrono::nanoseconds timeout) {

@@ -28,6 +28,16 @@ namespace strata::hal {
 // highest-priority one first (between commands: work already running is not preempted).
 inline constexpr uint32_t kMaxQueuePriority = 7;
 
+// Work reports of a submission (hw/contract/report.h): the command buffer's k-th work
+// command (CommandBuffer::work_count) writes its hw::WorkReport at
+// va + k * sizeof(hw::WorkReport), in memory mapped into the context (e.g. a host
+// allocation). `counters`: launches also fill the counter block. Backends that cannot
+// report say so (Queue::reports_work) and ignore it.
+struct WorkReports {
+  uint64_t va = 0;  // 0: no reports
+  bool counters = false;
+};
+
 class Queue {
  public:
   virtual ~Queue() = default;
@@ -35,7 +45,10 @@ class Queue {
   Queue& operator=(const Queue&) = delete;
 
   Status submit(const std::shared_ptr<CommandBuffer>& command_buffer,
-                std::span<const SemaphoreValue> wait, std::span<const SemaphoreValue> signal);
+                std::span<const SemaphoreValue> wait, std::span<const SemaphoreValue> signal,
+                const WorkReports& reports = {});
+  // Whether submissions with WorkReports get their reports written.
+  virtual bool reports_work() const { return false; }
 
   // Blocks until everything submitted so far has completed (OK), the context faulted
   // (its Status) or `timeout` passed (kNotReady).
@@ -48,7 +61,8 @@ class Queue {
   Queue() = default;
   virtual Status do_submit(const std::shared_ptr<CommandBuffer>& command_buffer,
                            std::span<const SemaphoreValue> wait,
-                           std::span<const SemaphoreValue> signal) = 0;
+                           std::span<const SemaphoreValue> signal,
+                           const WorkReports& reports) = 0;
   virtual Status do_wait_idle(std::chrono::nanoseconds timeout) = 0;
 };
 

@@ -7,6 +7,7 @@
 
 #include "base/check.h"
 #include "hw/contract/packets.h"
+#include "hw/contract/report.h"
 
 namespace strata::kmd {
 namespace {
@@ -23,6 +24,7 @@ int payload_dwords(hw::PacketOp op) {
     case hw::PacketOp::kTimestamp: return sizeof(hw::TimestampPacket) / 4;
     case hw::PacketOp::kIcacheInvalidate: return sizeof(hw::RangePacket) / 4;
     case hw::PacketOp::kHostTime: return sizeof(hw::HostTimePacket) / 4;
+    case hw::PacketOp::kReport: return sizeof(hw::ReportPacket) / 4;
   }
   return -2;
 }

@@ -21,6 +21,7 @@ enum class PacketOp : uint8_t {
   kIcacheInvalidate = 7,  // RangePacket: drop decoded code in [va, va + size)
   kHostTime = 8,        // HostTimePacket: the following packets were submitted at host
                         // virtual time ns (docs/hw-contract.md, "Clock model")
+  kReport = 9,          // ReportPacket (report.h): arm / disarm work reports
 };
 
 // Header flag: raise INTR_STATUS.completion after this packet completes.

@@ -6,7 +6,7 @@
 // it (kLaunch, kCopy, kFill; counting from 0) writes one WorkReport at
 // va + k * sizeof(WorkReport) when it completes, or fails. A kReport packet with va = 0
 // disarms it. Reports are written through the channel's page table like any store; an
-// unmapped report address faults the channel (kind kMmuFault, as a store would).
+// unmapped or read-only report address faults the channel (kind kUnmapped).
 // `written` is stored last, with release semantics, so software that observes
 // written == 1 sees the whole report. Device-side launches (kernels launched by
 // kernels) are not work packets of the channel and write no report.
@@ -102,6 +102,6 @@ struct WorkReport {
   uint32_t reserved;
   KernelCounters counters;
 };
-static_assert(offsetof(WorkReport, counters) == 64);
+static_assert(offsetof(WorkReport, written) == 48 && offsetof(WorkReport, counters) == 56);
 
 }  // namespace strata::hw

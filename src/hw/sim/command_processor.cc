@@ -207,6 +207,7 @@ CommandProcessor::Step CommandProcessor::step(uint32_t index) {
   if (timeline_generation_[index] != c.generation) {
     // The channel was reset: its modeled submit/ready times start afresh.
     timeline_.reset(index);
+    reports_[index] = ReportState{};
     timeline_generation_[index] = c.generation;
   }
   ctx.timeline = &timeline_;
@@ -216,8 +217,21 @@ CommandProcessor::Step CommandProcessor::step(uint32_t index) {
   ctx.programs = &programs_;
   ctx.caches = &caches_;
   ctx.detailed_l2 = &detailed_l2_;
-  const PacketOutcome outcome =
-      execute_packet(ctx, header.op(), payload_.data(), header.dwords(), header.flags());
+  ctx.report_state = &reports_[index];
+  const PacketOp op = header.op();
+  const bool work = op == PacketOp::kLaunch || op == PacketOp::kCopy || op == PacketOp::kFill;
+  WorkReport report{};
+  ctx.report = work && reports_[index].va != 0 ? &report : nullptr;
+  PacketOutcome outcome = execute_packet(ctx, op, payload_.data(), header.dwords(), header.flags());
+  if (ctx.report != nullptr && outcome.kind != PacketOutcome::kBlocked) {
+    // The report is stored once the packet completed or faulted (hw/contract/report.h).
+    report.faulted = outcome.kind == PacketOutcome::kFault;
+    uint64_t fault_va = 0;
+    if (!store_report(walker, &reports_[index], report, &fault_va) &&
+        outcome.kind == PacketOutcome::kDone) {
+      outcome = PacketOutcome::fault_at(index, FaultKind::kUnmapped, fault_va);
+    }
+  }
   switch (outcome.kind) {
     case PacketOutcome::kBlocked:
       return Step::kBlocked;

@@ -89,6 +89,7 @@ class CommandProcessor {
   perf::SectorCache detailed_l2_;     // the detailed model's L2 share (hw/perf/detailed/params.h)
   Timeline timeline_;               // command-processor thread only (but latest_ns)
   uint64_t timeline_generation_[kNumChannels] = {};  // channel generation the timeline saw
+  ReportState reports_[kNumChannels];  // kReport state; command-processor thread only
   std::vector<uint32_t> payload_;   // command-processor thread only
 
   std::mutex mu_;

@@ -2,6 +2,7 @@
 // the grids it launched from the device (device_launch.h).
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,7 +86,11 @@ PacketOutcome execute_launch(const PacketContext& ctx, const LaunchPacket& packe
   }
   PacketOutcome o = run_grid(ctx, packet);
   if (o.kind != PacketOutcome::kDone || queue == 0) return o;
-  return run_device_launches(ctx, packet, queue, /*depth=*/0, /*start=*/0, /*pending_outside=*/0);
+  // The packet's report is its own grid's; the grids it launches report nothing.
+  PacketContext children = ctx;
+  children.report = nullptr;
+  return run_device_launches(children, packet, queue, /*depth=*/0, /*start=*/0,
+                             /*pending_outside=*/0);
 }
 
 PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
@@ -151,6 +156,7 @@ PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
                         packet.grid, packet.block, ks, &trace);
   perf::KernelTime time;
   Timeline::Interval iv;
+  std::optional<perf::DetailedResult> detailed_result;
   if (detailed) {
     perf::DetailedParams params = perf::detailed_params(*ctx.config);
     const bool sample =
@@ -177,8 +183,23 @@ PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
       return perf::detailed_kernel_time(result, params, std::min(1.0, share / want));
     };
     iv = ctx.timeline->kernel(ctx.channel, ks, &time, ctx.priority, &model);
+    if (ctx.report != nullptr) detailed_result = result;
   } else {
     iv = ctx.timeline->kernel(ctx.channel, ks, &time, ctx.priority);
+  }
+  if (ctx.report != nullptr) {
+    ctx.report->op = static_cast<uint32_t>(ReportOp::kLaunch);
+    ctx.report->submit_ns = iv.submit_ns;
+    ctx.report->start_ns = iv.start_ns;
+    ctx.report->end_ns = iv.end_ns;
+    ctx.report->grid_id = packet.grid_id;
+    if ((ctx.report_state->flags & kReportCounters) != 0) {
+      const ReportTiming mode = timing == Timing::kFast       ? ReportTiming::kFast
+                                : timing == Timing::kDetailed ? ReportTiming::kDetailed
+                                                              : ReportTiming::kSampled;
+      fill_counters(ks, time, detailed_result ? &*detailed_result : nullptr, mode,
+                    &ctx.report->counters);
+    }
   }
   perf_log_kernel(*ctx.timeline, ctx.channel, packet, iv, time, ks);
   if (record.kind == FaultKind::kNone) return PacketOutcome::done();

@@ -34,6 +34,16 @@ PacketOutcome map_u64(const PacketContext& ctx, uint64_t va, bool write, uint64_
   return PacketOutcome::done();
 }
 
+void fill_report(const PacketContext& ctx, ReportOp op, const Timeline::Interval& iv,
+                 uint64_t bytes) {
+  if (ctx.report == nullptr) return;
+  ctx.report->op = static_cast<uint32_t>(op);
+  ctx.report->submit_ns = iv.submit_ns;
+  ctx.report->start_ns = iv.start_ns;
+  ctx.report->end_ns = iv.end_ns;
+  ctx.report->bytes = bytes;
+}
+
 PacketOutcome from_dma(const PacketContext& ctx, const DmaResult& r) {
   if (r.ok()) return PacketOutcome::done();
   return PacketOutcome::fault_at(ctx.channel, r.fault, r.address);
@@ -125,6 +135,7 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
         const perf::MemoryKind src = memory_kind(ctx, p.src_va);
         const perf::MemoryKind dst = memory_kind(ctx, p.dst_va);
         const Timeline::Interval iv = ctx.timeline->copy(ctx.channel, src, dst, p.bytes);
+        fill_report(ctx, ReportOp::kCopy, iv, p.bytes);
         perf_log_command(*ctx.timeline, ctx.channel, "copy", iv, p.bytes, memory_kind_name(src),
                          memory_kind_name(dst));
       }
@@ -139,6 +150,7 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
       if (o.kind == PacketOutcome::kDone) {
         const perf::MemoryKind dst = memory_kind(ctx, p.dst_va);
         const Timeline::Interval iv = ctx.timeline->fill(ctx.channel, dst, p.bytes);
+        fill_report(ctx, ReportOp::kFill, iv, p.bytes);
         perf_log_command(*ctx.timeline, ctx.channel, "fill", iv, p.bytes, nullptr,
                          memory_kind_name(dst));
       }
@@ -188,6 +200,13 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
       std::atomic_ref<uint64_t>(*slot).store(ctx.timeline->now(ctx.channel),
                                               std::memory_order_release);
       return o;
+    }
+    case PacketOp::kReport: {
+      ReportPacket p;
+      if (!read_payload(payload, dwords, &p)) return bad();
+      if (p.va % 8 != 0) return PacketOutcome::fault_at(ctx.channel, FaultKind::kMisaligned, p.va);
+      if (ctx.report_state != nullptr) *ctx.report_state = ReportState{p.va, p.flags, 0};
+      return PacketOutcome::done();
     }
     case PacketOp::kHostTime: {
       HostTimePacket p;

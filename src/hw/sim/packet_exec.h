@@ -10,6 +10,7 @@
 #include "hw/config/arch_config.h"
 #include "hw/contract/packets.h"
 #include "hw/sim/fault_fifo.h"
+#include "hw/sim/report.h"
 #include "hw/sim/memory.h"
 #include "hw/sim/timeline.h"
 
@@ -51,6 +52,10 @@ struct PacketContext {
   perf::SectorCache* detailed_l2 = nullptr;  // the detailed model's L2 share, kept likewise
   uint64_t shared_window = 0;
   uint64_t local_window = 0;
+  ReportState* report_state = nullptr;  // the channel's (kReport arms it)
+  // The work report of the packet being executed, when the channel reports: launches,
+  // copies and fills fill in their times (and a launch its counters, when asked).
+  WorkReport* report = nullptr;
 };
 
 struct PacketOutcome {

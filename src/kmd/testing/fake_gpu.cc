@@ -144,6 +144,7 @@ class FakeGpu final : public Gpu {
     switch (op) {
       case PacketOp::kNop:
       case PacketOp::kHostTime:
+      case PacketOp::kReport:  // the fake GPU writes no work reports
       case PacketOp::kIcacheInvalidate: return true;
       case PacketOp::kLaunch: kind = FaultKind::kBadPacket; return fail(0);
       case PacketOp::kSemRelease:

@@ -149,7 +149,7 @@ class NullQueue final : public Queue {
  public:
   int channel() const override { return -1; }
   Status do_submit(const std::shared_ptr<CommandBuffer>&, std::span<const SemaphoreValue>,
-                   std::span<const SemaphoreValue> signal) override {
+                   std::span<const SemaphoreValue> signal, const WorkReports&) override {
     for (const SemaphoreValue& v : signal) {
       auto current = v.semaphore->query();
       if (current.ok() && *current < v.value) (void)v.semaphore->signal(v.value);

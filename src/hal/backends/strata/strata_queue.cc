@@ -13,6 +13,7 @@
 #include "base/virtual_time.h"
 #include "hal/backends/strata/strata_backend.h"
 #include "hw/contract/packets.h"
+#include "hw/contract/report.h"
 #include "hw/contract/regs.h"
 
 namespace strata::hal::strata_backend {
@@ -89,8 +90,18 @@ class StrataQueue final : public Queue {
     std::memcpy(&dwords_[at + 1], &p, sizeof(p));
   }
 
+  bool reports_work() const override { return true; }
+
+  void emit_report(uint64_t va, bool counters) {
+    const size_t at = dwords_.size();
+    dwords_.resize(at + 1 + sizeof(hw::ReportPacket) / 4);
+    dwords_[at] = hw::PacketHeader::make(hw::PacketOp::kReport, sizeof(hw::ReportPacket) / 4).raw;
+    const hw::ReportPacket p{va, counters ? hw::kReportCounters : 0u, 0};
+    std::memcpy(&dwords_[at + 1], &p, sizeof(p));
+  }
+
   Status do_submit(const std::shared_ptr<CommandBuffer>& cb, std::span<const SemaphoreValue> wait,
-                   std::span<const SemaphoreValue> signal) override {
+                   std::span<const SemaphoreValue> signal, const WorkReports& reports) override {
     if (cb != nullptr && command_buffer_context(*cb) != state_.get()) {
       return error(Code::kInvalidValue, "submit: command buffer belongs to another context or backend");
     }
@@ -121,7 +132,9 @@ class StrataQueue final : public Queue {
     for (const SemaphoreValue& v : wait) emit_sem(hw::PacketOp::kSemAcquire, v);
     if (cb != nullptr) {
       const auto& body = command_buffer_dwords(*cb);
+      if (reports.va != 0) emit_report(reports.va, reports.counters);
       dwords_.insert(dwords_.end(), body.begin(), body.end());
+      if (reports.va != 0) emit_report(0, false);
     }
     for (const SemaphoreValue& v : signal) emit_sem(hw::PacketOp::kSemRelease, v);
     kmd::KmdSubmit s{channel_, static_cast<uint32_t>(dwords_.size()), dwords_.data(), 0};

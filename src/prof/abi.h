@@ -7,8 +7,10 @@
 
 #include <cuda.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 
 #include "prof/collector.h"
 
@@ -39,6 +41,25 @@ struct ProfilerTable {
   // NVTX resource naming: the next Stream/Device record delivered carries the name.
   void (*name_stream)(CUstream stream, const char* name);
   void (*name_device)(int device, const char* name);
+  // Runtime API calls: libcudart.so.13 has no collector of its own, so its entry points
+  // (src/cuda/runtime/api_activity.h) test the driver's active() flag through `active`
+  // and run ApiScope's constructor and destructor in the driver, on storage they own
+  // (open_api_scope_in_place / close_api_scope_in_place below): the runtime's scope and
+  // the driver's "outermost call only" rule share one thread state. Null when the driver
+  // does not offer them (the runtime then records nothing).
+  const std::atomic<uint32_t>* active;
+  void (*open_api_scope)(ApiScope* storage, ApiDomain domain, uint32_t cbid, const char* name,
+                         const char* function, const void* params);
+  void (*close_api_scope)(ApiScope* scope);
 };
+
+// The driver's open_api_scope / close_api_scope.
+inline void open_api_scope_in_place(ApiScope* storage, ApiDomain domain, uint32_t cbid,
+                                    const char* name, const char* function, const void* params) {
+  new (storage) ApiScope(domain, cbid, name, function, params);
+}
+inline void close_api_scope_in_place(ApiScope* scope) {
+  scope->~ApiScope();
+}
 
 }  // namespace strata::prof

@@ -79,8 +79,12 @@ void emit(const Record& record);
 class ApiScope {
  public:
   ApiScope(ApiDomain domain, uint32_t cbid, const char* name, const char* function,
-           const void* params);
-  ~ApiScope();
+           const void* params) {
+    if (active()) begin(domain, cbid, name, function, params);
+  }
+  ~ApiScope() {
+    if (recording_) finish();
+  }
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;
   // The call's result (cudaError_t or CUresult), before the scope ends.
@@ -89,6 +93,8 @@ class ApiScope {
   bool recording() const { return recording_; }
 
  private:
+  void begin(ApiDomain domain, uint32_t cbid, const char* name, const char* function,
+             const void* params);
   void finish();
   bool recording_ = false;
   ApiDomain domain_;
@@ -105,6 +111,19 @@ class ApiScope {
 
 // The correlation id of this thread's recording ApiScope, 0 outside one.
 uint32_t current_correlation_id();
+
+// Device work harvesting: the driver registers the function that delivers completed
+// device work (ProfilerTable::flush); flush() calls it (a no-op before registration).
+void set_flush_hook(void (*hook)(bool wait));
+void flush(bool wait);
+
+// STRATA_PROF_OUTPUT=<path> (%p: the pid): attaches the raw trace writer (raw_writer.cc),
+// which appends every record to that file as JSON Lines (trace.h) and, at process exit,
+// flushes device work and closes it. STRATA_PROF_COUNTERS=1 makes it want counters.
+// Called once by the driver when it is loaded; idempotent.
+void start_from_environment();
+// Process exit: delivers pending device work (waiting for it) and closes the writer.
+void shutdown();
 
 // Identity of the calling thread (gettid) and process, as records carry them.
 uint32_t this_tid();

@@ -128,7 +128,7 @@ template <typename F>
 void fields(Sync& r, F&& f) {
   f("pid", r.pid), f("tid", r.tid), f("start", r.start), f("end", r.end);
   f("device_id", r.device_id), f("context_id", r.context_id), f("stream_id", r.stream_id);
-  f("correlation_id", r.correlation_id), f("type", r.type), f("event_id", r.event_id);
+  f("correlation_id", r.correlation_id), f("sync_type", r.type), f("event_id", r.event_id);
 }
 template <typename F>
 void fields(Nvtx& r, F&& f) {

@@ -5,7 +5,7 @@
 // one raw trace per process: JSON Lines, one object per record, each with a "type"
 // member naming the record ("process", "device", "context", "stream", "thread", "api",
 // "kernel", "memcpy", "memset", "sync", "nvtx", "nvtx_domain", "end"); the members are
-// the fields below under the same names. read_trace() reads it back (unknown members are
+// the fields below under the same names (Sync::type as "sync_type"). read_trace() reads it back (unknown members are
 // ignored, so older readers read newer files), merges several processes' traces when
 // given several, and write_trace() writes one. Exporters (export_sqlite.h,
 // export_chrome.h) consume a Trace; they never see the process.
@@ -163,10 +163,14 @@ struct Sync {
   uint64_t event_id = 0;         // event syncs and stream waits
 };
 
-// NVTX: marks, push/pop and start/end ranges, from the NVTX injection (nvtx.h).
+// NVTX: marks, push/pop and start/end ranges, from the NVTX injection
+// (cupti/nvtx_injection.h).
 struct Nvtx {
   uint32_t pid = 0;
-  enum Kind : uint32_t { kMark = 0, kPushPop = 1, kStartEnd = 2 } kind = kMark;
+  // kCategory: nvtxNameCategory / nvtxDomainNameCategory, not an event: `category` of
+  // `domain_id` is named `text` (at `start`, never an `end`); nsys exports it as
+  // NVTX_EVENTS eventType 33 (NvtxCategory). Range consumers must skip it.
+  enum Kind : uint32_t { kMark = 0, kPushPop = 1, kStartEnd = 2, kCategory = 3 } kind = kMark;
   uint64_t start = 0;
   std::optional<uint64_t> end;   // absent for marks and ranges never closed
   uint32_t tid = 0;              // thread of the mark / push / start

@@ -171,6 +171,7 @@ CUresult CUDAAPI cuCtxSynchronize() {
   return api_call("cuCtxSynchronize", [&]() -> Status {
     RETURN_IF_ERROR(capture_check_unsafe("cuCtxSynchronize"));
     ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
+    ScopedSync sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, *ctx, nullptr, nullptr);
     return ctx->synchronize();
   });
 }

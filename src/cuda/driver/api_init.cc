@@ -1,6 +1,7 @@
 // Entry points: initialisation, versions, error strings, export tables, proc addresses.
 #include <cstring>
 
+#include "cuda/driver/api_profiler.h"
 #include "cuda/driver/api_util.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/error_strings.h"
@@ -35,8 +36,8 @@ CUresult CUDAAPI cuGetErrorString(CUresult error, const char** pStr) {
 
 CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId) {
   if (ppExportTable == nullptr || pExportTableId == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  *ppExportTable = nullptr;
-  return CUDA_ERROR_NOT_SUPPORTED;
+  *ppExportTable = profiler_export_table(*pExportTableId);
+  return *ppExportTable != nullptr ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED;
 }
 
 CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** pfn, int cudaVersion,

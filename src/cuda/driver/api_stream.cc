@@ -84,6 +84,8 @@ CUresult CUDAAPI cuEventSynchronize(CUevent hEvent) {
   return api_call("cuEventSynchronize", [&]() -> Status {
     ASSIGN_OR_RETURN(std::shared_ptr<Event> e, live(handles().events, hEvent, "event"));
     if (auto captured = capture_event_sync(*e)) return *captured;
+    ScopedSync sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE, e->context(), nullptr,
+                    hEvent);
     RETURN_IF_ERROR(e->synchronize());
     return e->context().check();
   });

@@ -36,6 +36,18 @@ std::vector<std::weak_ptr<Context>>& live_contexts() {
   return *v;
 }
 
+}  // namespace
+
+std::vector<std::shared_ptr<Context>> live_context_list() {
+  std::vector<std::shared_ptr<Context>> alive;
+  std::lock_guard<std::mutex> lock(live_contexts_mutex());
+  for (const auto& weak : live_contexts())
+    if (auto c = weak.lock()) alive.push_back(std::move(c));
+  return alive;
+}
+
+namespace {
+
 void flush_all_at_exit() {
   std::vector<std::shared_ptr<Context>> alive;
   {
@@ -71,11 +83,14 @@ StatusOr<std::shared_ptr<Context>> Context::create(Device* device, unsigned int 
                    Stream::create(context.get(), Stream::Kind::kLegacy, 0));
   register_live_context(context);
   map_managed_memory(context);  // every live managed allocation, at its host address
+  context->activity_->emit_context_record();
+  context->activity_->emit_stream_record(*context->legacy_stream_);
   return context;
 }
 
 Context::~Context() {
   flush_printf_if_idle();
+  activity_->harvest(/*wait=*/true);
   forget_managed_memory(this);
   peer_forget_context(this);
   legacy_stream_.reset();  // its destructor deregisters from this context

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "cuda/driver/activity.h"
 #include "cuda/driver/device_runtime.h"
 #include "hal/context.h"
 
@@ -85,6 +86,9 @@ class Context : public std::enable_shared_from_this<Context> {
   static constexpr uint64_t kStagingBytes = 4ull << 20;
   StatusOr<std::shared_ptr<hal::Buffer>> staging_buffer(std::unique_lock<std::mutex>* lock);
 
+  // Device-work records for the profiler (activity.h).
+  ActivityTracker& activity() { return *activity_; }
+
   // Modules register so that faults can be mapped to PTX lines.
   void add_module(const std::shared_ptr<Module>& module);
   void remove_module(const Module* module);
@@ -92,7 +96,8 @@ class Context : public std::enable_shared_from_this<Context> {
  private:
   Context(Device* device, std::shared_ptr<hal::Context> hal, unsigned int flags, bool primary)
       : device_(device), hal_(std::move(hal)), flags_(flags), primary_(primary),
-        device_runtime_(std::make_unique<DeviceRuntime>(&hal_->allocator())) {}
+        device_runtime_(std::make_unique<DeviceRuntime>(&hal_->allocator())),
+        activity_(std::make_unique<ActivityTracker>(*this)) {}
   void log_fault_once(const Status& status);
 
   Device* device_;
@@ -103,6 +108,7 @@ class Context : public std::enable_shared_from_this<Context> {
   std::atomic<bool> fault_logged_{false};
   std::shared_ptr<Stream> legacy_stream_;
   std::unique_ptr<DeviceRuntime> device_runtime_;
+  std::unique_ptr<ActivityTracker> activity_;
 
   std::mutex mutex_;
   std::vector<Stream*> streams_;
@@ -119,6 +125,9 @@ void push_current_context(std::shared_ptr<Context> context);
 std::shared_ptr<Context> pop_current_context();
 // Removes `context` from the calling thread's stack (cuCtxDestroy).
 void forget_current_context(const Context* context);
+
+// Every live context of the process (the profiler harvests them all).
+std::vector<std::shared_ptr<Context>> live_context_list();
 
 // The current context, checked: kInvalidContext when none, its sticky error otherwise.
 StatusOr<std::shared_ptr<Context>> checked_current_context();

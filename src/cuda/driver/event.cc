@@ -10,6 +10,7 @@
 #include "cuda/driver/device.h"
 #include "cuda/driver/stream.h"
 #include "fmt/format.h"
+#include "prof/collector.h"
 
 namespace strata::cuda::driver {
 
@@ -87,6 +88,7 @@ Status Event::synchronize() {
   if (r.value == 0) return ok_status();
   Status waited = r.semaphore->wait(r.value);
   context_->flush_printf_if_idle();
+  if (prof::active()) context_->activity().harvest(/*wait=*/false);
   return waited;
 }
 

@@ -1,5 +1,7 @@
 #include "cuda/driver/graph.h"
 
+#include <atomic>
+
 #include <algorithm>
 #include <deque>
 #include <set>
@@ -13,6 +15,11 @@
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
+
+uint64_t next_graph_object_id() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 namespace {
 
 std::mutex& allocations_mutex() {

@@ -115,9 +115,13 @@ StatusOr<NodeParams> mem_free_node_params(CUdeviceptr dptr);
 // write their VA back into `p`.
 StatusOr<NodeParams> node_params(CUgraphNodeParams* p);
 
+// Process-unique ids of graph nodes and graph executables (profiler records).
+uint64_t next_graph_object_id();
+
 class GraphNode {
  public:
   ~GraphNode();
+  uint64_t id() const { return id_; }
   CUgraphNode handle() { return reinterpret_cast<CUgraphNode>(this); }
   Graph& graph() const { return *graph_; }
   CUgraphNodeType type() const { return params_.type; }
@@ -148,6 +152,7 @@ class GraphNode {
   const GraphNode* origin_ = nullptr;
   std::vector<void*> param_pointers_;
   std::map<int, CUkernelNodeAttrValue> attributes_;
+  const uint64_t id_ = next_graph_object_id();
 };
 
 class Graph : public std::enable_shared_from_this<Graph> {

@@ -71,6 +71,9 @@ class Recorder {
   Status open() {
     if (!commands_) {
       ASSIGN_OR_RETURN(commands_, context_.hal().create_command_buffer());
+      // Graph work is always described: the profiler may attach after instantiation.
+      commands_->describe_work(true);
+      commands_->set_work_tag(node_id_);
     }
     return ok_status();
   }
@@ -108,6 +111,8 @@ class Recorder {
   }
 
   Status node(const GraphNode& n) {
+    node_id_ = n.id();
+    if (commands_) commands_->set_work_tag(node_id_);
     const NodeParams& p = n.params();
     switch (p.type) {
       case CU_GRAPH_NODE_TYPE_KERNEL:
@@ -236,6 +241,7 @@ class Recorder {
   Context& context_;
   std::vector<Step>& steps_;
   std::shared_ptr<hal::CommandBuffer> commands_;
+  uint64_t node_id_ = 0;  // the node being recorded (work tags)
 };
 
 Status update_failure(CUgraphExecUpdateResultInfo* info, CUgraphExecUpdateResult result,
@@ -372,6 +378,7 @@ Status GraphExec::launch(Stream& stream) {
   }
   RETURN_IF_ERROR(context_->check());
   std::lock_guard<std::mutex> launch_lock(launch_mutex_);
+  ScopedGraphLaunch profiled(id_);
   std::shared_ptr<const std::vector<Step>> steps;
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -49,6 +49,7 @@ class GraphExec {
   ~GraphExec();
   CUgraphExec handle() { return reinterpret_cast<CUgraphExec>(this); }
   unsigned long long flags() const { return flags_; }
+  uint64_t id() const { return id_; }
 
   Status launch(Stream& stream);
   // cuGraphUpload: the buffers are recorded at instantiation, so only validates.
@@ -83,6 +84,7 @@ class GraphExec {
   StatusOr<GraphNode*> exec_node_locked(const GraphNode* node) const;
 
   unsigned long long flags_ = 0;
+  const uint64_t id_ = next_graph_object_id();
   Context* context_ = nullptr;
   mutable std::mutex mutex_;
   std::shared_ptr<Graph> graph_;                     // the exec's copy

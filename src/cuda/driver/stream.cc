@@ -9,6 +9,7 @@
 #include "cuda/driver/handles.h"
 #include "cuda/driver/host_worker.h"
 #include "fmt/format.h"
+#include "prof/collector.h"
 
 namespace strata::cuda::driver {
 namespace {
@@ -63,6 +64,8 @@ StatusOr<std::shared_ptr<Stream>> Stream::create(Context* context, Kind kind, un
   }
   ASSIGN_OR_RETURN(stream->timeline_, context->device().hal().create_semaphore(0));
   context->add_stream(stream.get());
+  // The legacy stream's record follows its context's (Context::create).
+  if (kind != Kind::kLegacy) context->activity().emit_stream_record(*stream);
   return stream;
 }
 
@@ -137,7 +140,18 @@ Status Stream::submit_on(hal::Queue& queue, std::shared_ptr<hal::CommandBuffer> 
     all_signals.push_back(own_signal);
     signal_list = all_signals.span();
   }
-  RETURN_IF_ERROR(queue.submit(command_buffer, wait_list, signal_list));
+  // The profiler: the command buffer's work reports (activity.h).
+  ActivityTracker::EntryPtr activity;
+  if (prof::active() && command_buffer != nullptr && queue.reports_work()) {
+    activity = context_->activity().prepare(*this, *command_buffer);
+  }
+  RETURN_IF_ERROR(queue.submit(command_buffer, wait_list, signal_list,
+                               activity ? context_->activity().reports(*activity)
+                                        : hal::WorkReports{}));
+  if (activity) {
+    context_->activity().commit(std::move(activity));
+    context_->activity().harvest(/*wait=*/false);  // what completed meanwhile
+  }
   last_queue_ = &queue;
   value_.store(next);
   if (keep_alive) retained_.emplace_back(next, std::move(keep_alive));
@@ -164,10 +178,13 @@ StatusOr<std::shared_ptr<hal::CommandBuffer>> Stream::acquire_command_buffer() {
       recycled_head_ = (recycled_head_ + 1) % kRecycledCommandBuffers;
       --recycled_count_;
       cb->reset();
+      if (prof::active()) cb->describe_work(true);
       return cb;
     }
   }
-  return context_->hal().create_command_buffer();
+  ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> cb, context_->hal().create_command_buffer());
+  if (prof::active()) cb->describe_work(true);
+  return cb;
 }
 
 void Stream::recycle(std::shared_ptr<hal::CommandBuffer> command_buffer) {
@@ -195,6 +212,7 @@ Status Stream::synchronize() {
     // Let the queue drop its references to completed submissions now (a poll), so that
     // the reset below finds them free.
     (void)queue_->wait_idle(std::chrono::nanoseconds(0));
+    if (prof::active()) context_->activity().harvest(/*wait=*/false);
   }
   std::lock_guard<std::mutex> lock(mutex_);
   reap_locked(target);

@@ -1,5 +1,7 @@
 #include "cuda/driver/transfer.h"
 
+#include <cupti_activity.h>
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -10,6 +12,7 @@
 #include "cuda/driver/stream.h"
 #include "cuda/driver/vmm.h"
 #include "fmt/format.h"
+#include "prof/collector.h"
 
 namespace strata::cuda::driver {
 namespace {
@@ -128,6 +131,15 @@ Status copy_memory(Stream& stream, uint64_t dst, uint64_t src, uint64_t bytes, b
   ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> staging,
                    stream.context().staging_buffer(&staging_lock));
   auto* staging_host = static_cast<uint8_t*>(staging->host_ptr());
+  // The profiler records the application's pageable memory, not the staging buffer.
+  std::optional<ScopedCopyKinds> kinds;
+  if (prof::active()) {
+    if (dst_buffer.ok()) {
+      kinds.emplace(CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE, memory_kind_of(stream.context(), dst));
+    } else {
+      kinds.emplace(memory_kind_of(stream.context(), src), CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE);
+    }
+  }
   for (uint64_t done = 0; done < bytes;) {
     const uint64_t n = std::min<uint64_t>(bytes - done, staging->size());
     if (dst_buffer.ok()) {

@@ -12,5 +12,8 @@ void add_cc_command(CLI::App& app, int* exit_code);
 void add_asm_command(CLI::App& app, int* exit_code);
 void add_disasm_command(CLI::App& app, int* exit_code);
 void add_sweep_command(CLI::App& app, int* exit_code);
+void add_stats_command(CLI::App& app, int* exit_code);
+void add_prof_command(CLI::App& app, int* exit_code);
+void add_advise_command(CLI::App& app, int* exit_code);
 
 }  // namespace strata::tools

@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
   strata::tools::add_asm_command(app, &exit_code);
   strata::tools::add_disasm_command(app, &exit_code);
   strata::tools::add_sweep_command(app, &exit_code);
+  strata::tools::add_stats_command(app, &exit_code);
+  strata::tools::add_prof_command(app, &exit_code);
+  strata::tools::add_advise_command(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

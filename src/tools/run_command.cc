@@ -12,33 +12,16 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "tools/app_launch.h"
 #include "tools/commands.h"
-#include "tools/cuda_binary.h"
-#include "tools/library_paths.h"
 #include "tools/report.h"
 
 namespace strata::tools {
 namespace {
-
-// The program as exec would find it: a path, or a name searched in PATH.
-std::string resolve_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return name;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    std::string dir = dirs.substr(start, end - start);
-    std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-    start = end + 1;
-  }
-  return name;
-}
 
 struct ReportOptions {
   bool enabled = false;
@@ -47,7 +30,8 @@ struct ReportOptions {
 
 // Forks the program with STRATA_PERF_LOG set, waits for it, then writes the report.
 // Returns the program's exit status (128 + signal when a signal ended it).
-int run_with_report(const std::string& program, char* const* argv, const ReportOptions& report) {
+int run_with_report(const std::string& program, const std::vector<std::string>& command,
+                    const ReportOptions& report) {
   std::string log_path;
   bool own_log = false;
   std::streamoff start = 0;  // the report covers what this run appends
@@ -72,23 +56,7 @@ int run_with_report(const std::string& program, char* const* argv, const ReportO
     own_log = true;
     setenv("STRATA_PERF_LOG", log_path.c_str(), /*overwrite=*/1);
   }
-  std::fflush(nullptr);
-  pid_t child = fork();
-  if (child < 0) {
-    fmt::print(stderr, "strata run: fork: {}\n", std::strerror(errno));
-    return 1;
-  }
-  if (child == 0) {
-    execv(program.c_str(), argv);
-    fmt::print(stderr, "strata run: cannot execute {}: {}\n", program, std::strerror(errno));
-    _exit(126);
-  }
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  const int exit_code = WIFEXITED(status)     ? WEXITSTATUS(status)
-                        : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
-                                              : 1;
+  const int exit_code = spawn_and_wait("strata run", program, command);
   std::ifstream in(log_path, std::ios::binary);
   in.seekg(start);
   std::string log((std::istreambuf_iterator<char>(in)), {});
@@ -114,29 +82,11 @@ int run(const std::vector<std::string>& command, const ReportOptions& report) {
                "[args...]\n");
     return 2;
   }
-  std::string program = resolve_program(command[0]);
-  auto elf = ElfFile::read(program);
-  if (!elf.ok()) {
-    fmt::print(stderr, "strata run: {}\n", elf.status().message());
-    return 127;
-  }
-  std::string problem = linkage_problem(classify_cuda_linkage(*elf), command[0]);
-  if (!problem.empty()) {
-    fmt::print(stderr, "{}\n", problem);
-    return 1;
-  }
-  std::string library_path = strata_library_path();
-  if (const char* existing = std::getenv("LD_LIBRARY_PATH"); existing && *existing) {
-    library_path += ":" + std::string(existing);
-  }
-  setenv("LD_LIBRARY_PATH", library_path.c_str(), /*overwrite=*/1);
-  std::vector<char*> argv;
-  for (const std::string& arg : command) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  if (report.enabled) return run_with_report(program, argv.data(), report);
-  execv(program.c_str(), argv.data());
-  fmt::print(stderr, "strata run: cannot execute {}: {}\n", program, std::strerror(errno));
-  return 126;
+  int exit_code = 0;
+  std::optional<std::string> program = prepare_app("strata run", command, &exit_code);
+  if (!program) return exit_code;
+  if (report.enabled) return run_with_report(*program, command, report);
+  return exec_app("strata run", *program, command);
 }
 
 }  // namespace

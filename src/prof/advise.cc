@@ -265,7 +265,8 @@ std::optional<Verdict> occupancy_verdict(const KernelGroup& g) {
 }
 
 std::optional<Verdict> coalescing_verdict(const KernelGroup& g) {
-  const double limit = kIdealSectorsPerRequest * kUncoalescedFactor;
+  // Sectors moved against the bytes the threads asked for (any access width); databases
+  // without that metric fall back to sectors per request against 4-byte accesses.
   std::string evidence;
   double worst = 0;
   for (const auto& [op, what] : {std::pair{"ld", "loads"}, std::pair{"st", "stores"}}) {
@@ -276,18 +277,30 @@ std::optional<Verdict> coalescing_verdict(const KernelGroup& g) {
         get(g.metrics, fmt::format("l1tex__t_requests_pipe_lsu_mem_global_op_{}.sum", op));
     const auto sec =
         get(g.metrics, fmt::format("l1tex__t_sectors_pipe_lsu_mem_global_op_{}.sum", op));
-    if (!spr || !req || *req == 0 || *spr <= limit) continue;
+    const auto used = get(g.metrics, fmt::format("smsp__sass_average_data_bytes_per_sector_mem_"
+                                                 "global_op_{}.pct",
+                                                 op));
+    if (!spr || !req || *req == 0) continue;
+    if (used) {
+      if (*used >= 100.0 / kUncoalescedFactor) continue;
+      worst = std::max(worst, 1.0 - *used / 100.0);
+      evidence += fmt::format(
+          "{}global {}: {:.1f}% of the bytes moved were requested ({:.1f} sectors per request, "
+          "{:.0f} sectors / {:.0f} requests)",
+          evidence.empty() ? "" : "; ", what, *used, *spr, sec.value_or(0), *req);
+      continue;
+    }
+    const double limit = kIdealSectorsPerRequest * kUncoalescedFactor;
+    if (*spr <= limit) continue;
     worst = std::max(worst, 1.0 - kIdealSectorsPerRequest / *spr);
     evidence += fmt::format(
-        "{}global {}: {:.1f} sectors per request ({:.0f} sectors / {:.0f} "
-        "requests)",
-        evidence.empty() ? "" : "; ", what, *spr, sec.value_or(0), *req);
+        "{}global {}: {:.1f} sectors per request ({:.0f} sectors / {:.0f} requests; ideal "
+        "{:.0f} for 4-byte accesses by a full warp)",
+        evidence.empty() ? "" : "; ", what, *spr, sec.value_or(0), *req, kIdealSectorsPerRequest);
   }
   if (evidence.empty()) return std::nullopt;
-  evidence += fmt::format(
-      "; ideal {:.0f} for 4-byte accesses by a full warp (8 for 8-byte, 16 "
-      "for 16-byte accesses; threshold {:.0f})",
-      kIdealSectorsPerRequest, limit);
+  evidence += fmt::format("; threshold: less than {:.0f}% of the bytes moved used",
+                          100.0 / kUncoalescedFactor);
   return Verdict{VerdictKind::kUncoalesced, worst, evidence,
                  "make consecutive threads access consecutive addresses: index with "
                  "threadIdx.x in the fastest-moving dimension, use a structure of arrays, or "

@@ -36,9 +36,11 @@ inline constexpr double kBoundPct = 60.0;
 inline constexpr double kLaunchBoundFactor = 2.0;
 // Occupancy-limited: theoretical occupancy below this percentage.
 inline constexpr double kOccupancyLimitedPct = 50.0;
-// Uncoalesced: global sectors per request above kIdealSectorsPerRequest x this factor.
-// The counters do not record the access width; the ideal is that of 4-byte accesses by a
-// full warp (32 x 4 B = four 32-byte sectors).
+// Uncoalesced: the global sectors moved exceed the ideal (the bytes the threads asked for,
+// smsp__sass_average_data_bytes_per_sector_mem_global_op_{ld,st}.pct) by this factor,
+// i.e. less than 100 / factor % of the bytes moved were used. Databases without that
+// metric: sectors per request above kIdealSectorsPerRequest (4-byte accesses by a full
+// warp: 32 x 4 B = four 32-byte sectors) x the factor.
 inline constexpr double kIdealSectorsPerRequest = 4.0;
 inline constexpr double kUncoalescedFactor = 1.25;
 // Bank conflicts: this share of the shared-memory wavefronts or more are conflicts.

@@ -183,6 +183,8 @@ void ApiScope::finish() {
 
 uint32_t current_correlation_id() { return t_correlation; }
 
+uint32_t next_correlation_id() { return g_next_correlation.load(std::memory_order_relaxed); }
+
 void set_flush_hook(void (*hook)(bool wait)) { registry().flush_hook.store(hook); }
 
 void flush(bool wait) {

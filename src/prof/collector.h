@@ -60,8 +60,13 @@ namespace detail {
 extern std::atomic<uint32_t> g_active;  // attached sinks, or 0
 }
 
-// Whether anything collects. Hot paths test this first.
+// Whether anything collects. Hot paths test this first. Built with STRATA_ACTIVITY=0
+// (CMake option STRATA_ACTIVITY=OFF) it is constant false and the hooks compile away.
+#if !defined(STRATA_ACTIVITY) || STRATA_ACTIVITY
 inline bool active() { return detail::g_active.load(std::memory_order_relaxed) != 0; }
+#else
+constexpr bool active() { return false; }
+#endif
 // Whether some sink wants kernel counters (reports armed with kReportCounters).
 bool counters_wanted();
 
@@ -124,6 +129,15 @@ void flush(bool wait);
 void start_from_environment();
 // Process exit: delivers pending device work (waiting for it) and closes the writer.
 void shutdown();
+
+// Capture ranges of the raw trace writer (cuProfilerStart / cuProfilerStop). With
+// STRATA_PROF_CAPTURE=cudaProfilerApi the writer keeps, besides metadata, only the API
+// calls made between a start and the following stop, the device work they queued, and
+// the synchronisations and NVTX events inside those intervals; without it, the calls
+// change nothing.
+void capture_control(bool start);
+// The correlation id the next recorded API call gets.
+uint32_t next_correlation_id();
 
 // Identity of the calling thread (gettid) and process, as records carry them.
 uint32_t this_tid();

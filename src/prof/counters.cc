@@ -19,6 +19,8 @@ std::map<std::string, double> counter_map(const hw::KernelCounters& c) {
     STRATA_EXEC_COUNTER(global_load_requests) STRATA_EXEC_COUNTER(global_load_sectors)
     STRATA_EXEC_COUNTER(global_store_requests) STRATA_EXEC_COUNTER(global_store_sectors)
     STRATA_EXEC_COUNTER(global_atomic_requests) STRATA_EXEC_COUNTER(global_atomic_sectors)
+    STRATA_EXEC_COUNTER(global_load_bytes) STRATA_EXEC_COUNTER(global_store_bytes)
+    STRATA_EXEC_COUNTER(global_atomic_bytes)
     STRATA_EXEC_COUNTER(local_load_requests) STRATA_EXEC_COUNTER(local_load_sectors)
     STRATA_EXEC_COUNTER(local_store_requests) STRATA_EXEC_COUNTER(local_store_sectors)
     STRATA_EXEC_COUNTER(texture_requests) STRATA_EXEC_COUNTER(texture_sectors)

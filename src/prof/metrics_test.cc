@@ -194,6 +194,26 @@ TEST(Metrics, FastModeFormulas) {
   EXPECT_FALSE(m.count("sm__cycles_active.avg"));
 }
 
+TEST(Metrics, BytesPerSectorAreTheRequestedShare) {
+  Kernel k = fast_kernel();
+  // 100 warp requests of float4 (16 bytes x 32 lanes): 1600 sectors, all used.
+  k.counters["global_load_requests"] = 100;
+  k.counters["global_load_sectors"] = 1600;
+  k.counters["global_load_bytes"] = 100 * 32 * 16;
+  // Stores of floats at a stride of two: 8 sectors per request, half their bytes used.
+  k.counters["global_store_requests"] = 10;
+  k.counters["global_store_sectors"] = 80;
+  k.counters["global_store_bytes"] = 10 * 32 * 4;
+  const auto m = by_name(kernel_metrics(k, test_device()));
+  EXPECT_DOUBLE_EQ(m.at("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"), 100);
+  EXPECT_DOUBLE_EQ(m.at("smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"), 50);
+  EXPECT_DOUBLE_EQ(m.at("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"), 16);
+  // Without the bytes counter (an older database's kernels): no metric.
+  k.counters.erase("global_load_bytes");
+  EXPECT_FALSE(by_name(kernel_metrics(k, test_device()))
+                   .count("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"));
+}
+
 TEST(Metrics, DetailedModeAddsOccupancyAndStalls) {
   Kernel k = fast_kernel();
   k.counters["achieved_occupancy"] = 0.5;

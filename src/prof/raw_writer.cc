@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "base/log.h"
 #include "base/virtual_time.h"
@@ -35,9 +36,26 @@ std::string thread_name(uint32_t tid) {
 
 class RawWriter final : public Sink {
  public:
-  explicit RawWriter(FILE* file) : file_(file) {}
+  RawWriter(FILE* file, bool capture_ranges) : file_(file), capture_ranges_(capture_ranges) {}
+
+  // cuProfilerStart / cuProfilerStop (collector.h: capture_control).
+  void capture(bool start) {
+    if (!capture_ranges_) return;
+    std::lock_guard lock(mu_);
+    const uint32_t id = next_correlation_id();
+    const uint64_t now = now_ns();
+    if (start && !open_) {
+      windows_.push_back({id, UINT32_MAX, now, UINT64_MAX});
+      open_ = true;
+    } else if (!start && open_) {
+      windows_.back().last_id = id;
+      windows_.back().end = now;
+      open_ = false;
+    }
+  }
 
   void on_record(const Record& record) override {
+    if (capture_ranges_ && !captured(record)) return;
     std::string line = std::visit([](const auto& r) { return to_json_line(r); }, record);
     std::lock_guard lock(mu_);
     if (file_ == nullptr) return;
@@ -66,6 +84,40 @@ class RawWriter final : public Sink {
   }
 
  private:
+  // A capture window: correlation ids [first_id, last_id) and virtual times [start, end).
+  struct Window {
+    uint32_t first_id, last_id;
+    uint64_t start, end;
+  };
+
+  bool captured(const Record& record) {
+    std::lock_guard lock(mu_);
+    auto by_id = [&](uint32_t id) {
+      for (const Window& w : windows_)
+        if (id >= w.first_id && id < w.last_id) return true;
+      return false;
+    };
+    auto by_time = [&](uint64_t start, uint64_t end) {
+      for (const Window& w : windows_)
+        if (start < w.end && end >= w.start) return true;
+      return false;
+    };
+    return std::visit(
+        [&](const auto& r) -> bool {
+          using T = std::decay_t<decltype(r)>;
+          if constexpr (std::is_same_v<T, Api> || std::is_same_v<T, Kernel> ||
+                        std::is_same_v<T, Memcpy> || std::is_same_v<T, Memset> ||
+                        std::is_same_v<T, Sync>) {
+            return by_id(r.correlation_id);
+          } else if constexpr (std::is_same_v<T, Nvtx>) {
+            return by_time(r.start, r.end.value_or(r.start));
+          } else {
+            return true;  // metadata
+          }
+        },
+        record);
+  }
+
   void write_locked(const std::string& line) {
     std::fwrite(line.data(), 1, line.size(), file_);
     std::fputc('\n', file_);
@@ -73,6 +125,9 @@ class RawWriter final : public Sink {
 
   std::mutex mu_;
   FILE* file_;
+  const bool capture_ranges_;
+  std::vector<Window> windows_;
+  bool open_ = false;
   std::set<uint32_t> named_;
 };
 
@@ -115,11 +170,25 @@ void start_from_environment() {
     }
     const char* counters = std::getenv("STRATA_PROF_COUNTERS");
     const bool want_counters = counters != nullptr && std::string(counters) == "1";
-    g_writer = new RawWriter(f);
+    const char* capture = std::getenv("STRATA_PROF_CAPTURE");
+    bool capture_ranges = false;
+    if (capture != nullptr && *capture != '\0') {
+      if (std::string(capture) == "cudaProfilerApi") {
+        capture_ranges = true;
+      } else {
+        STRATA_LOG_WARN("STRATA_PROF_CAPTURE={}: unknown (cudaProfilerApi is); capturing everything",
+                        capture);
+      }
+    }
+    g_writer = new RawWriter(f, capture_ranges);
     emit(this_process());  // stored first, so the writer's replay starts with it
     attach(g_writer, want_counters ? kWantCounters : 0);
     std::atexit(shutdown);
   });
+}
+
+void capture_control(bool start) {
+  if (g_writer != nullptr) g_writer->capture(start);
 }
 
 void shutdown() {

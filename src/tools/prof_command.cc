@@ -39,6 +39,8 @@ struct ProfOptions {
   bool metrics = false;
   std::string timing;  // empty: the environment's STRATA_TIMING (default fast)
   bool force_overwrite = false;
+  std::string capture_range;  // "", "cudaProfilerApi" or "nvtx"
+  std::string nvtx_capture;   // RANGE[@DOMAIN|@*] with capture_range "nvtx"
 };
 
 // The directories of STRATA's library path, in order.
@@ -137,6 +139,14 @@ int prof(const std::vector<std::string>& command, const ProfOptions& options) {
   const fs::path trace_dir = templ;
   setenv("STRATA_PROF_OUTPUT", (trace_dir / "trace-%p.jsonl").c_str(), /*overwrite=*/1);
   if (options.metrics) setenv("STRATA_PROF_COUNTERS", "1", /*overwrite=*/1);
+  // Capture ranges: the writer keeps what happens between cuProfilerStart and
+  // cuProfilerStop; with nvtx, the NVTX injection makes those calls at the named range.
+  if (!options.capture_range.empty()) {
+    setenv("STRATA_PROF_CAPTURE", "cudaProfilerApi", /*overwrite=*/1);
+    if (options.capture_range == "nvtx") {
+      setenv("STRATA_PROF_CAPTURE_NVTX", options.nvtx_capture.c_str(), /*overwrite=*/1);
+    }
+  }
   if (!options.timing.empty()) setenv("STRATA_TIMING", options.timing.c_str(), /*overwrite=*/1);
   if (const char* nvtx = std::getenv("NVTX_INJECTION64_PATH"); nvtx == nullptr || *nvtx == '\0') {
     if (std::string cupti = cupti_library(); !cupti.empty()) {
@@ -199,8 +209,22 @@ void add_prof_command(CLI::App& app, int* exit_code) {
       ->check(CLI::IsMember({"fast", "detailed", "sampled"}));
   sub->add_flag("--force-overwrite", options->force_overwrite,
                 "replace NAME.sqlite / NAME.json if they exist");
+  sub->add_option("-c,--capture-range", options->capture_range,
+                  "record only inside capture ranges: cudaProfilerApi (between "
+                  "cudaProfilerStart and cudaProfilerStop) or nvtx (inside the NVTX range "
+                  "--nvtx-capture names)")
+      ->check(CLI::IsMember({"cudaProfilerApi", "nvtx"}));
+  sub->add_option("-p,--nvtx-capture", options->nvtx_capture,
+                  "with --capture-range=nvtx: RANGE[@DOMAIN] (@* for any domain)");
   sub->prefix_command();
-  sub->callback([sub, exit_code, options] { *exit_code = prof(sub->remaining(), *options); });
+  sub->callback([sub, exit_code, options] {
+    if (options->capture_range == "nvtx" && options->nvtx_capture.empty()) {
+      fmt::print(stderr, "strata prof: --capture-range=nvtx needs --nvtx-capture=RANGE[@DOMAIN]\n");
+      *exit_code = 2;
+      return;
+    }
+    *exit_code = prof(sub->remaining(), *options);
+  });
 }
 
 }  // namespace strata::tools

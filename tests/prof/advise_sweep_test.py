@@ -90,11 +90,23 @@ def main():
                 if not flagged:
                     failures.append(f"stride {stride} is not flagged uncoalesced:\n{text}")
                     continue
-                m = re.search(r"global loads: ([0-9.]+) sectors per request", flagged[0])
+                m = re.search(r"global loads: .*?([0-9.]+) sectors per request", flagged[0])
                 want = min(32, 4 * stride)
                 if not m or abs(float(m.group(1)) - want) > 0.5:
                     failures.append(f"stride {stride}: expected {want} sectors per request: "
                                     f"{flagged[0]}")
+                # A warp's 32 x 4 requested bytes against the sectors moved.
+                used = re.search(r"global loads: ([0-9.]+)% of the bytes moved", flagged[0])
+                want_used = 100.0 * 128 / (32 * want)
+                if not used or abs(float(used.group(1)) - want_used) > 0.1:
+                    failures.append(f"stride {stride}: expected {want_used:.1f}% of the bytes "
+                                    f"used: {flagged[0]}")
+        # Coalesced 16-byte accesses: 16 sectors per request, every byte used.
+        kernels, text = advise(args, "vec4", ["1", "vec4"])
+        verdicts = verdicts_of(kernels, "vec4_copy", text)
+        print(f"vec4: {[v for v, _ in verdicts]}")
+        if any(v == "uncoalesced" for v, _ in verdicts):
+            failures.append(f"coalesced float4 copy flagged uncoalesced:\n{text}")
     elif args.case == "bank":
         for pad in [0, 1]:
             kernels, text = advise(args, f"pad{pad}", [str(pad)])

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "cuda/driver/api_util.h"
+#include "prof/collector.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/module.h"
 #include "cuda/driver/occupancy.h"
@@ -82,11 +83,14 @@ Status max_potential_block_size(const char* api, int* min_grid_size, int* block_
   return ok_status();
 }
 
-Status profiler_mark(const char* api) {
-  // Capture ranges only matter to a profiler, which Strata does not have yet; as in CUDA
-  // the calls need a current context and otherwise always succeed.
-  (void)api;
-  return checked_current_context().status();
+Status profiler_mark(bool start) {
+  // As in CUDA the calls need a current context and otherwise always succeed; they open
+  // and close capture ranges of `strata prof --capture-range=cudaProfilerApi`.
+  RETURN_IF_ERROR(checked_current_context().status());
+  // Work queued so far is delivered with the capture state it was queued under.
+  prof::flush(/*wait=*/false);
+  prof::capture_control(start);
+  return ok_status();
 }
 
 }  // namespace
@@ -130,9 +134,9 @@ CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(
 }
 
 CUresult CUDAAPI cuProfilerStart(void) {
-  return api_call("cuProfilerStart", [] { return profiler_mark("cuProfilerStart"); });
+  return api_call("cuProfilerStart", [] { return profiler_mark(/*start=*/true); });
 }
 
 CUresult CUDAAPI cuProfilerStop(void) {
-  return api_call("cuProfilerStop", [] { return profiler_mark("cuProfilerStop"); });
+  return api_call("cuProfilerStop", [] { return profiler_mark(/*start=*/false); });
 }

@@ -24,7 +24,11 @@ extern const std::atomic<uint32_t>* g_activity_flag;
 }  // namespace detail
 
 inline bool activity_active() {
+#if !defined(STRATA_ACTIVITY) || STRATA_ACTIVITY
   return detail::g_activity_flag->load(std::memory_order_relaxed) != 0;
+#else
+  return false;  // compiled out (prof/collector.h)
+#endif
 }
 
 // One recorded runtime API call; construct only when activity_active(). `cbid`, `name`

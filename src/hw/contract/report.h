@@ -86,6 +86,9 @@ struct KernelCounters {
   uint64_t detailed_ctas;
   double achieved_occupancy;  // active warps per cycle / max warps per SM
   uint64_t stall_cycles[kCounterStallReasons];  // warp-cycles by perf::StallReason
+  // Execution (kCountersExecution), continued: bytes the active lanes of global
+  // accesses asked for (active lanes x access size), to set against the sectors moved.
+  uint64_t global_load_bytes, global_store_bytes, global_atomic_bytes;
 };
 
 enum class ReportOp : uint32_t { kLaunch = 1, kCopy = 2, kFill = 3 };

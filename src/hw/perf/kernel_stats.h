@@ -34,11 +34,16 @@ enum class TensorType : uint8_t { kF16, kTf32, kI8, kI4, kF64, kF8 };
 inline constexpr int kNumTensorTypes = 6;
 
 // Global/local accesses after coalescing: `requests` counts warp instructions (with at
-// least one active lane), `sectors` the distinct 32-byte sectors they touch.
+// least one active lane), `sectors` the distinct 32-byte sectors they touch, `bytes` the
+// bytes the active lanes asked for (global accesses only: active lanes x access size),
+// so sectors x 32 / bytes says how much of what moved was used.
 struct MemoryCounts {
   uint64_t requests = 0;
   uint64_t sectors = 0;
-  void add(const MemoryCounts& o) { requests += o.requests, sectors += o.sectors; }
+  uint64_t bytes = 0;
+  void add(const MemoryCounts& o) {
+    requests += o.requests, sectors += o.sectors, bytes += o.bytes;
+  }
 };
 
 struct KernelStats {

@@ -44,6 +44,9 @@ void fill_counters(const perf::KernelStats& st, const perf::KernelTime& t,
   c->global_store_sectors = st.global_stores.sectors;
   c->global_atomic_requests = st.global_atomics.requests;
   c->global_atomic_sectors = st.global_atomics.sectors;
+  c->global_load_bytes = st.global_loads.bytes;
+  c->global_store_bytes = st.global_stores.bytes;
+  c->global_atomic_bytes = st.global_atomics.bytes;
   c->local_load_requests = st.local_loads.requests;
   c->local_load_sectors = st.local_loads.sectors;
   c->local_store_requests = st.local_stores.requests;

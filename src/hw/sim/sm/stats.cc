@@ -135,6 +135,7 @@ void count_global(ExecContext& c, AccessKind kind, uint32_t m, const uint64_t* a
                                                         : k.global_atomics;
   ++mc.requests;
   mc.sectors += n;
+  mc.bytes += uint64_t{static_cast<uint32_t>(std::popcount(m))} * bytes;
   record_sectors(c, kind, s, n);
 }
 
@@ -170,6 +171,7 @@ void count_global_in_block(ExecContext& c, AccessKind kind, uint32_t m, const ui
                                                         : k.global_atomics;
   ++mc.requests;
   mc.sectors += n;
+  mc.bytes += uint64_t{static_cast<uint32_t>(std::popcount(m))} * bytes;
   record_block_access(c, kind, block, bits);
 }
 

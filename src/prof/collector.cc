@@ -54,13 +54,17 @@ bool same_object(const Record& a, const Record& b) {
       [&](const auto& x) -> bool {
         using T = std::decay_t<decltype(x)>;
         const T& y = std::get<T>(b);
-        if constexpr (std::is_same_v<T, Process>) return x.pid == y.pid;
-        else if constexpr (std::is_same_v<T, Device>) return x.pid == y.pid && x.id == y.id;
+        if constexpr (std::is_same_v<T, Process>)
+          return x.pid == y.pid;
+        else if constexpr (std::is_same_v<T, Device>)
+          return x.pid == y.pid && x.id == y.id;
         else if constexpr (std::is_same_v<T, Context> || std::is_same_v<T, Stream> ||
                            std::is_same_v<T, NvtxDomain>)
           return x.pid == y.pid && x.id == y.id;
-        else if constexpr (std::is_same_v<T, Thread>) return x.pid == y.pid && x.tid == y.tid;
-        else return false;
+        else if constexpr (std::is_same_v<T, Thread>)
+          return x.pid == y.pid && x.tid == y.tid;
+        else
+          return false;
       },
       a);
 }
@@ -73,7 +77,9 @@ bool is_metadata(const Record& r) {
 
 }  // namespace
 
-bool counters_wanted() { return registry().wants_counters.load(std::memory_order_relaxed) != 0; }
+bool counters_wanted() {
+  return registry().wants_counters.load(std::memory_order_relaxed) != 0;
+}
 
 void attach(Sink* sink, uint32_t flags) {
   Registry& r = registry();
@@ -107,8 +113,10 @@ void emit(const Record& record) {
     std::lock_guard lock(r.mu);
     auto it = std::find_if(r.metadata.begin(), r.metadata.end(),
                            [&](const Record& m) { return same_object(m, record); });
-    if (it != r.metadata.end()) *it = record;
-    else r.metadata.push_back(record);
+    if (it != r.metadata.end())
+      *it = record;
+    else
+      r.metadata.push_back(record);
   }
   for (const SinkEntry& e : snapshot()) e.sink->on_record(record);
 }
@@ -181,11 +189,17 @@ void ApiScope::finish() {
   for (const SinkEntry& e : sinks) e.sink->on_record(record);
 }
 
-uint32_t current_correlation_id() { return t_correlation; }
+uint32_t current_correlation_id() {
+  return t_correlation;
+}
 
-uint32_t next_correlation_id() { return g_next_correlation.load(std::memory_order_relaxed); }
+uint32_t next_correlation_id() {
+  return g_next_correlation.load(std::memory_order_relaxed);
+}
 
-void set_flush_hook(void (*hook)(bool wait)) { registry().flush_hook.store(hook); }
+void set_flush_hook(void (*hook)(bool wait)) {
+  registry().flush_hook.store(hook);
+}
 
 void flush(bool wait) {
   if (auto* hook = registry().flush_hook.load()) hook(wait);
@@ -196,7 +210,9 @@ uint32_t this_tid() {
   return tid;
 }
 
-uint32_t this_pid() { return static_cast<uint32_t>(getpid()); }
+uint32_t this_pid() {
+  return static_cast<uint32_t>(getpid());
+}
 
 uint64_t now_ns() {
   // Account the application's CPU time since its last CUDA call first (as an entry into

@@ -30,16 +30,16 @@ using Record = std::variant<Process, Device, Context, Stream, Thread, Api, Kerne
 struct ApiCall {
   ApiDomain domain = ApiDomain::kRuntime;
   uint32_t cbid = 0;
-  const char* name = "";          // "cudaMalloc_v3020"
-  const char* function = "";      // "cudaMalloc"
-  const void* params = nullptr;   // the cbid's *_params struct (runtime), or null
+  const char* name = "";               // "cudaMalloc_v3020"
+  const char* function = "";           // "cudaMalloc"
+  const void* params = nullptr;        // the cbid's *_params struct (runtime), or null
   const void* return_value = nullptr;  // cudaError_t* / CUresult*, valid at exit only
   bool exit = false;
   uint32_t correlation_id = 0;
-  const char* symbol_name = nullptr;   // launches: the kernel's symbol, when known
+  const char* symbol_name = nullptr;     // launches: the kernel's symbol, when known
   uint64_t* correlation_data = nullptr;  // one u64 per sink per call, kept enter -> exit
   uint32_t tid = 0;
-  uint64_t time_ns = 0;           // virtual time at entry / exit
+  uint64_t time_ns = 0;  // virtual time at entry / exit
 };
 
 class Sink {
@@ -63,9 +63,13 @@ extern std::atomic<uint32_t> g_active;  // attached sinks, or 0
 // Whether anything collects. Hot paths test this first. Built with STRATA_ACTIVITY=0
 // (CMake option STRATA_ACTIVITY=OFF) it is constant false and the hooks compile away.
 #if !defined(STRATA_ACTIVITY) || STRATA_ACTIVITY
-inline bool active() { return detail::g_active.load(std::memory_order_relaxed) != 0; }
+inline bool active() {
+  return detail::g_active.load(std::memory_order_relaxed) != 0;
+}
 #else
-constexpr bool active() { return false; }
+constexpr bool active() {
+  return false;
+}
 #endif
 // Whether some sink wants kernel counters (reports armed with kReportCounters).
 bool counters_wanted();

@@ -1,5 +1,7 @@
 #include "prof/counters.h"
 
+#include <utility>
+
 #include "hw/perf/detailed/model.h"
 #include "hw/perf/kernel_stats.h"
 
@@ -9,28 +11,49 @@ std::map<std::string, double> counter_map(const hw::KernelCounters& c) {
   std::map<std::string, double> m;
   auto put = [&](const char* name, double v) { m[name] = v; };
   if (c.valid & hw::kCountersExecution) {
-#define STRATA_EXEC_COUNTER(F) put(#F, static_cast<double>(c.F));
-    STRATA_EXEC_COUNTER(ctas) STRATA_EXEC_COUNTER(threads_per_cta)
-    STRATA_EXEC_COUNTER(warps_per_cta) STRATA_EXEC_COUNTER(regs_per_thread)
-    STRATA_EXEC_COUNTER(shared_bytes_per_cta) STRATA_EXEC_COUNTER(ctas_per_sm)
-    STRATA_EXEC_COUNTER(max_warps_per_sm) STRATA_EXEC_COUNTER(occupancy_limiter)
-    STRATA_EXEC_COUNTER(sms_used) STRATA_EXEC_COUNTER(warp_instructions)
-    STRATA_EXEC_COUNTER(thread_instructions)
-    STRATA_EXEC_COUNTER(global_load_requests) STRATA_EXEC_COUNTER(global_load_sectors)
-    STRATA_EXEC_COUNTER(global_store_requests) STRATA_EXEC_COUNTER(global_store_sectors)
-    STRATA_EXEC_COUNTER(global_atomic_requests) STRATA_EXEC_COUNTER(global_atomic_sectors)
-    STRATA_EXEC_COUNTER(global_load_bytes) STRATA_EXEC_COUNTER(global_store_bytes)
-    STRATA_EXEC_COUNTER(global_atomic_bytes)
-    STRATA_EXEC_COUNTER(local_load_requests) STRATA_EXEC_COUNTER(local_load_sectors)
-    STRATA_EXEC_COUNTER(local_store_requests) STRATA_EXEC_COUNTER(local_store_sectors)
-    STRATA_EXEC_COUNTER(texture_requests) STRATA_EXEC_COUNTER(texture_sectors)
-    STRATA_EXEC_COUNTER(constant_requests) STRATA_EXEC_COUNTER(constant_wavefronts)
-    STRATA_EXEC_COUNTER(shared_requests) STRATA_EXEC_COUNTER(shared_wavefronts)
-    STRATA_EXEC_COUNTER(shared_bank_conflicts) STRATA_EXEC_COUNTER(barrier_arrivals)
-    STRATA_EXEC_COUNTER(barrier_waits) STRATA_EXEC_COUNTER(l1_hits)
-    STRATA_EXEC_COUNTER(l1_misses) STRATA_EXEC_COUNTER(l2_hits) STRATA_EXEC_COUNTER(l2_misses)
-    STRATA_EXEC_COUNTER(dram_read_sectors) STRATA_EXEC_COUNTER(dram_write_sectors)
-#undef STRATA_EXEC_COUNTER
+    // The scalar execution counters, by field name.
+    const std::pair<const char*, double> scalars[] = {
+        {"ctas", static_cast<double>(c.ctas)},
+        {"threads_per_cta", static_cast<double>(c.threads_per_cta)},
+        {"warps_per_cta", static_cast<double>(c.warps_per_cta)},
+        {"regs_per_thread", static_cast<double>(c.regs_per_thread)},
+        {"shared_bytes_per_cta", static_cast<double>(c.shared_bytes_per_cta)},
+        {"ctas_per_sm", static_cast<double>(c.ctas_per_sm)},
+        {"max_warps_per_sm", static_cast<double>(c.max_warps_per_sm)},
+        {"occupancy_limiter", static_cast<double>(c.occupancy_limiter)},
+        {"sms_used", static_cast<double>(c.sms_used)},
+        {"warp_instructions", static_cast<double>(c.warp_instructions)},
+        {"thread_instructions", static_cast<double>(c.thread_instructions)},
+        {"global_load_requests", static_cast<double>(c.global_load_requests)},
+        {"global_load_sectors", static_cast<double>(c.global_load_sectors)},
+        {"global_store_requests", static_cast<double>(c.global_store_requests)},
+        {"global_store_sectors", static_cast<double>(c.global_store_sectors)},
+        {"global_atomic_requests", static_cast<double>(c.global_atomic_requests)},
+        {"global_atomic_sectors", static_cast<double>(c.global_atomic_sectors)},
+        {"global_load_bytes", static_cast<double>(c.global_load_bytes)},
+        {"global_store_bytes", static_cast<double>(c.global_store_bytes)},
+        {"global_atomic_bytes", static_cast<double>(c.global_atomic_bytes)},
+        {"local_load_requests", static_cast<double>(c.local_load_requests)},
+        {"local_load_sectors", static_cast<double>(c.local_load_sectors)},
+        {"local_store_requests", static_cast<double>(c.local_store_requests)},
+        {"local_store_sectors", static_cast<double>(c.local_store_sectors)},
+        {"texture_requests", static_cast<double>(c.texture_requests)},
+        {"texture_sectors", static_cast<double>(c.texture_sectors)},
+        {"constant_requests", static_cast<double>(c.constant_requests)},
+        {"constant_wavefronts", static_cast<double>(c.constant_wavefronts)},
+        {"shared_requests", static_cast<double>(c.shared_requests)},
+        {"shared_wavefronts", static_cast<double>(c.shared_wavefronts)},
+        {"shared_bank_conflicts", static_cast<double>(c.shared_bank_conflicts)},
+        {"barrier_arrivals", static_cast<double>(c.barrier_arrivals)},
+        {"barrier_waits", static_cast<double>(c.barrier_waits)},
+        {"l1_hits", static_cast<double>(c.l1_hits)},
+        {"l1_misses", static_cast<double>(c.l1_misses)},
+        {"l2_hits", static_cast<double>(c.l2_hits)},
+        {"l2_misses", static_cast<double>(c.l2_misses)},
+        {"dram_read_sectors", static_cast<double>(c.dram_read_sectors)},
+        {"dram_write_sectors", static_cast<double>(c.dram_write_sectors)},
+    };
+    for (const auto& [name, value] : scalars) put(name, value);
     for (int p = 0; p < hw::perf::kNumPipes; ++p) {
       const std::string pipe = hw::perf::pipe_name(static_cast<hw::perf::Pipe>(p));
       m["pipe_warp_instructions." + pipe] = static_cast<double>(c.pipe_warp_instructions[p]);
@@ -75,9 +98,12 @@ std::map<std::string, double> counter_map(const hw::KernelCounters& c) {
 
 const char* timing_name(uint32_t timing_mode) {
   switch (static_cast<hw::ReportTiming>(timing_mode)) {
-    case hw::ReportTiming::kFast: return "fast";
-    case hw::ReportTiming::kDetailed: return "detailed";
-    case hw::ReportTiming::kSampled: return "sampled";
+    case hw::ReportTiming::kFast:
+      return "fast";
+    case hw::ReportTiming::kDetailed:
+      return "detailed";
+    case hw::ReportTiming::kSampled:
+      return "sampled";
   }
   return "unknown";
 }

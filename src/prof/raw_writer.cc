@@ -61,9 +61,12 @@ class RawWriter final : public Sink {
     if (file_ == nullptr) return;
     // Name each thread the first time it appears (NVTX may rename it later).
     uint32_t tid = 0;
-    if (const auto* api = std::get_if<Api>(&record)) tid = api->tid;
-    else if (const auto* nvtx = std::get_if<Nvtx>(&record)) tid = nvtx->tid;
-    else if (const auto* sync = std::get_if<Sync>(&record)) tid = sync->tid;
+    if (const auto* api = std::get_if<Api>(&record))
+      tid = api->tid;
+    else if (const auto* nvtx = std::get_if<Nvtx>(&record))
+      tid = nvtx->tid;
+    else if (const auto* sync = std::get_if<Sync>(&record))
+      tid = sync->tid;
     if (const auto* thread = std::get_if<Thread>(&record)) named_.insert(thread->tid);
     if (tid != 0 && named_.insert(tid).second) {
       Thread t;
@@ -176,8 +179,8 @@ void start_from_environment() {
       if (std::string(capture) == "cudaProfilerApi") {
         capture_ranges = true;
       } else {
-        STRATA_LOG_WARN("STRATA_PROF_CAPTURE={}: unknown (cudaProfilerApi is); capturing everything",
-                        capture);
+        STRATA_LOG_WARN(
+            "STRATA_PROF_CAPTURE={}: unknown (cudaProfilerApi is); capturing everything", capture);
       }
     }
     g_writer = new RawWriter(f, capture_ranges);

@@ -16,14 +16,16 @@ using Json = nlohmann::ordered_json;
 struct Out {
   Json& j;
   template <typename T>
-  void operator()(const char* name, const T& v) { j[name] = v; }
+  void operator()(const char* name, const T& v) {
+    j[name] = v;
+  }
   template <typename T>
   void operator()(const char* name, const std::optional<T>& v) {
     if (v) j[name] = *v;
   }
   void operator()(const char* name, const uint32_t (&v)[3]) { j[name] = {v[0], v[1], v[2]}; }
   template <typename E>
-    requires std::is_enum_v<E>
+  requires std::is_enum_v<E>
   void operator()(const char* name, const E& v) { j[name] = static_cast<uint32_t>(v); }
   void operator()(const char* name, const std::map<std::string, double>& v) {
     if (!v.empty()) j[name] = v;
@@ -48,7 +50,7 @@ struct In {
     for (size_t i = 0; i < 3 && i < it->size(); ++i) v[i] = (*it)[i].get<uint32_t>();
   }
   template <typename E>
-    requires std::is_enum_v<E>
+  requires std::is_enum_v<E>
   void operator()(const char* name, E& v) {
     auto it = j.find(name);
     if (it != j.end()) v = static_cast<E>(it->get<uint32_t>());
@@ -79,7 +81,8 @@ void fields(Device& r, F&& f) {
 }
 template <typename F>
 void fields(Context& r, F&& f) {
-  f("pid", r.pid), f("id", r.id), f("device_id", r.device_id), f("null_stream_id", r.null_stream_id);
+  f("pid", r.pid), f("id", r.id), f("device_id", r.device_id),
+      f("null_stream_id", r.null_stream_id);
 }
 template <typename F>
 void fields(Stream& r, F&& f) {
@@ -169,18 +172,42 @@ uint64_t last_time(const Trace& t) {
 
 }  // namespace
 
-std::string to_json_line(const Process& r) { return line("process", r); }
-std::string to_json_line(const Device& r) { return line("device", r); }
-std::string to_json_line(const Context& r) { return line("context", r); }
-std::string to_json_line(const Stream& r) { return line("stream", r); }
-std::string to_json_line(const Thread& r) { return line("thread", r); }
-std::string to_json_line(const Api& r) { return line("api", r); }
-std::string to_json_line(const Kernel& r) { return line("kernel", r); }
-std::string to_json_line(const Memcpy& r) { return line("memcpy", r); }
-std::string to_json_line(const Memset& r) { return line("memset", r); }
-std::string to_json_line(const Sync& r) { return line("sync", r); }
-std::string to_json_line(const Nvtx& r) { return line("nvtx", r); }
-std::string to_json_line(const NvtxDomain& r) { return line("nvtx_domain", r); }
+std::string to_json_line(const Process& r) {
+  return line("process", r);
+}
+std::string to_json_line(const Device& r) {
+  return line("device", r);
+}
+std::string to_json_line(const Context& r) {
+  return line("context", r);
+}
+std::string to_json_line(const Stream& r) {
+  return line("stream", r);
+}
+std::string to_json_line(const Thread& r) {
+  return line("thread", r);
+}
+std::string to_json_line(const Api& r) {
+  return line("api", r);
+}
+std::string to_json_line(const Kernel& r) {
+  return line("kernel", r);
+}
+std::string to_json_line(const Memcpy& r) {
+  return line("memcpy", r);
+}
+std::string to_json_line(const Memset& r) {
+  return line("memset", r);
+}
+std::string to_json_line(const Sync& r) {
+  return line("sync", r);
+}
+std::string to_json_line(const Nvtx& r) {
+  return line("nvtx", r);
+}
+std::string to_json_line(const NvtxDomain& r) {
+  return line("nvtx_domain", r);
+}
 
 uint64_t Trace::start_ns() const {
   uint64_t start = UINT64_MAX;
@@ -191,7 +218,9 @@ uint64_t Trace::start_ns() const {
   return start == UINT64_MAX ? 0 : start;
 }
 
-uint64_t Trace::end_ns() const { return last_time(*this); }
+uint64_t Trace::end_ns() const {
+  return last_time(*this);
+}
 
 StatusOr<Trace> read_trace(const std::vector<std::string>& paths) {
   Trace trace;
@@ -203,24 +232,36 @@ StatusOr<Trace> read_trace(const std::vector<std::string>& paths) {
       if (text.empty()) continue;
       Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
       if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) {
-        return error(Code::kInvalidValue,
-                     fmt::format("{}:{}: not a trace record (a JSON object with a \"type\")",
-                                 path, number));
+        return error(
+            Code::kInvalidValue,
+            fmt::format("{}:{}: not a trace record (a JSON object with a \"type\")", path, number));
       }
       const std::string type = j["type"].get<std::string>();
       try {
-        if (type == "process") read_into(j, trace.processes);
-        else if (type == "device") read_into(j, trace.devices);
-        else if (type == "context") read_into(j, trace.contexts);
-        else if (type == "stream") read_into(j, trace.streams);
-        else if (type == "thread") read_into(j, trace.threads);
-        else if (type == "api") read_into(j, trace.apis);
-        else if (type == "kernel") read_into(j, trace.kernels);
-        else if (type == "memcpy") read_into(j, trace.memcpys);
-        else if (type == "memset") read_into(j, trace.memsets);
-        else if (type == "sync") read_into(j, trace.syncs);
-        else if (type == "nvtx") read_into(j, trace.nvtx);
-        else if (type == "nvtx_domain") read_into(j, trace.nvtx_domains);
+        if (type == "process")
+          read_into(j, trace.processes);
+        else if (type == "device")
+          read_into(j, trace.devices);
+        else if (type == "context")
+          read_into(j, trace.contexts);
+        else if (type == "stream")
+          read_into(j, trace.streams);
+        else if (type == "thread")
+          read_into(j, trace.threads);
+        else if (type == "api")
+          read_into(j, trace.apis);
+        else if (type == "kernel")
+          read_into(j, trace.kernels);
+        else if (type == "memcpy")
+          read_into(j, trace.memcpys);
+        else if (type == "memset")
+          read_into(j, trace.memsets);
+        else if (type == "sync")
+          read_into(j, trace.syncs);
+        else if (type == "nvtx")
+          read_into(j, trace.nvtx);
+        else if (type == "nvtx_domain")
+          read_into(j, trace.nvtx_domains);
         // Other types ("end", newer records) are skipped.
       } catch (const Json::exception& e) {
         return error(Code::kInvalidValue,

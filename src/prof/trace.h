@@ -5,9 +5,9 @@
 // one raw trace per process: JSON Lines, one object per record, each with a "type"
 // member naming the record ("process", "device", "context", "stream", "thread", "api",
 // "kernel", "memcpy", "memset", "sync", "nvtx", "nvtx_domain", "end"); the members are
-// the fields below under the same names (Sync::type as "sync_type"). read_trace() reads it back (unknown members are
-// ignored, so older readers read newer files), merges several processes' traces when
-// given several, and write_trace() writes one. Exporters (export_sqlite.h,
+// the fields below under the same names (Sync::type as "sync_type"). read_trace() reads it back
+// (unknown members are ignored, so older readers read newer files), merges several processes'
+// traces when given several, and write_trace() writes one. Exporters (export_sqlite.h,
 // export_chrome.h) consume a Trace; they never see the process.
 //
 // Conventions:
@@ -36,24 +36,24 @@ namespace strata::prof {
 
 struct Process {
   uint32_t pid = 0;
-  std::string name;                  // executable name
-  std::vector<std::string> command;  // argv
-  uint64_t session_start_utc_ns = 0; // UTC (ns since the epoch) of virtual time 0
-  std::string timing_mode;           // "fast", "detailed", "sampled"
+  std::string name;                   // executable name
+  std::vector<std::string> command;   // argv
+  uint64_t session_start_utc_ns = 0;  // UTC (ns since the epoch) of virtual time 0
+  std::string timing_mode;            // "fast", "detailed", "sampled"
 };
 
 // One simulated GPU: its CUDA properties and its architecture configuration (the
 // config's fields, flattened "section.field" -> value, for peaks and the advisor).
 struct Device {
   uint32_t pid = 0;
-  uint32_t id = 0;                   // CUDA ordinal
-  std::string name;                  // cudaDeviceProp::name
-  std::string uuid;                  // "GPU-xxxxxxxx-xxxx-..."
-  std::string arch;                  // config name, e.g. "strata-g1"
+  uint32_t id = 0;   // CUDA ordinal
+  std::string name;  // cudaDeviceProp::name
+  std::string uuid;  // "GPU-xxxxxxxx-xxxx-..."
+  std::string arch;  // config name, e.g. "strata-g1"
   int compute_major = 0, compute_minor = 0;
-  uint64_t total_memory = 0;         // bytes
-  uint64_t memory_bandwidth = 0;     // bytes/s (the config's DRAM peak)
-  uint64_t clock_rate_khz = 0;       // SM clock
+  uint64_t total_memory = 0;      // bytes
+  uint64_t memory_bandwidth = 0;  // bytes/s (the config's DRAM peak)
+  uint64_t clock_rate_khz = 0;    // SM clock
   uint32_t sm_count = 0;
   uint64_t l2_cache_size = 0;
   uint32_t max_threads_per_block = 0, max_block_dim[3] = {0, 0, 0}, max_grid_dim[3] = {0, 0, 0};
@@ -78,7 +78,12 @@ struct Stream {
   uint64_t context_id = 0;
   uint32_t device_id = 0;
   int priority = 0;
-  enum Kind : uint32_t { kDefault = 0, kNonBlocking = 1, kLegacyNull = 2, kPerThread = 3 } kind = kDefault;
+  enum Kind : uint32_t {
+    kDefault = 0,
+    kNonBlocking = 1,
+    kLegacyNull = 2,
+    kPerThread = 3
+  } kind = kDefault;
   std::string name;  // nvtxNameCudaStream / nvtxNameCuStream, empty if unnamed
 };
 
@@ -95,11 +100,11 @@ enum class ApiDomain : uint32_t { kRuntime = 0, kDriver = 1 };
 struct Api {
   uint32_t pid = 0, tid = 0;
   ApiDomain domain = ApiDomain::kRuntime;
-  uint32_t cbid = 0;           // CUpti_runtime_api_trace_cbid / CUpti_driver_api_trace_cbid
-  std::string name;            // the cbid's name without its prefix, e.g. "cudaMalloc_v3020"
+  uint32_t cbid = 0;  // CUpti_runtime_api_trace_cbid / CUpti_driver_api_trace_cbid
+  std::string name;   // the cbid's name without its prefix, e.g. "cudaMalloc_v3020"
   uint64_t start = 0, end = 0;
   uint32_t correlation_id = 0;
-  int32_t return_value = 0;    // cudaError_t / CUresult
+  int32_t return_value = 0;  // cudaError_t / CUresult
 };
 
 // Fields shared by device work records.
@@ -109,13 +114,13 @@ struct DeviceWork {
   uint32_t device_id = 0;
   uint64_t context_id = 0;
   uint64_t stream_id = 0;
-  uint32_t correlation_id = 0;   // of the API call that launched it
-  uint64_t graph_id = 0;         // the graph exec's id when launched from a graph, else 0
-  uint64_t graph_node_id = 0;    // the graph node's id, else 0
+  uint32_t correlation_id = 0;  // of the API call that launched it
+  uint64_t graph_id = 0;        // the graph exec's id when launched from a graph, else 0
+  uint64_t graph_node_id = 0;   // the graph node's id, else 0
 };
 
 struct Kernel : DeviceWork {
-  std::string name;              // mangled (the symbol); exporters demangle
+  std::string name;  // mangled (the symbol); exporters demangle
   uint64_t grid_id = 0;
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
@@ -123,7 +128,7 @@ struct Kernel : DeviceWork {
   uint32_t static_shared = 0, dynamic_shared = 0;
   uint32_t local_per_thread = 0;
   uint64_t local_total = 0;
-  uint32_t shared_config = 0;    // shared memory carve-out executed (bytes per SM)
+  uint32_t shared_config = 0;  // shared memory carve-out executed (bytes per SM)
   bool cooperative = false;
   bool faulted = false;
   // Raw counters of the kernel's counter block (hw/contract/report.h), by name
@@ -136,8 +141,8 @@ struct Kernel : DeviceWork {
 
 struct Memcpy : DeviceWork {
   uint64_t bytes = 0;
-  uint32_t copy_kind = 0;        // CUpti_ActivityMemcpyKind
-  uint32_t src_kind = 0;         // CUpti_ActivityMemoryKind
+  uint32_t copy_kind = 0;  // CUpti_ActivityMemcpyKind
+  uint32_t src_kind = 0;   // CUpti_ActivityMemoryKind
   uint32_t dst_kind = 0;
   uint32_t src_device_id = 0, dst_device_id = 0;
   bool async = false;
@@ -146,7 +151,7 @@ struct Memcpy : DeviceWork {
 struct Memset : DeviceWork {
   uint32_t value = 0;
   uint64_t bytes = 0;
-  uint32_t mem_kind = 0;         // CUpti_ActivityMemoryKind
+  uint32_t mem_kind = 0;  // CUpti_ActivityMemoryKind
   bool async = false;
 };
 
@@ -159,8 +164,8 @@ struct Sync {
   uint64_t context_id = 0;
   std::optional<uint64_t> stream_id;  // absent for context synchronisation
   uint32_t correlation_id = 0;
-  uint32_t type = 0;             // CUpti_ActivitySynchronizationType
-  uint64_t event_id = 0;         // event syncs and stream waits
+  uint32_t type = 0;      // CUpti_ActivitySynchronizationType
+  uint64_t event_id = 0;  // event syncs and stream waits
 };
 
 // NVTX: marks, push/pop and start/end ranges, from the NVTX injection
@@ -172,24 +177,24 @@ struct Nvtx {
   // NVTX_EVENTS eventType 33 (NvtxCategory). Range consumers must skip it.
   enum Kind : uint32_t { kMark = 0, kPushPop = 1, kStartEnd = 2, kCategory = 3 } kind = kMark;
   uint64_t start = 0;
-  std::optional<uint64_t> end;   // absent for marks and ranges never closed
-  uint32_t tid = 0;              // thread of the mark / push / start
-  uint32_t end_tid = 0;          // thread of the pop / end
-  uint64_t range_id = 0;         // start/end ranges: nvtxRangeStart's id
-  uint64_t domain_id = 0;        // 0: the default domain
-  std::string text;              // the message (registered strings resolved)
+  std::optional<uint64_t> end;  // absent for marks and ranges never closed
+  uint32_t tid = 0;             // thread of the mark / push / start
+  uint32_t end_tid = 0;         // thread of the pop / end
+  uint64_t range_id = 0;        // start/end ranges: nvtxRangeStart's id
+  uint64_t domain_id = 0;       // 0: the default domain
+  std::string text;             // the message (registered strings resolved)
   uint32_t category = 0;
-  std::optional<uint32_t> color; // ARGB
+  std::optional<uint32_t> color;  // ARGB
   enum Payload : uint32_t { kNone = 0, kU64, kI64, kDouble, kU32, kI32, kFloat } payload = kNone;
-  double payload_value = 0;      // as double (u64/i64 beyond 2^53 round)
-  uint64_t payload_bits = 0;     // exact bits of the payload
+  double payload_value = 0;   // as double (u64/i64 beyond 2^53 round)
+  uint64_t payload_bits = 0;  // exact bits of the payload
 };
 
 struct NvtxDomain {
   uint32_t pid = 0;
-  uint64_t id = 0;               // > 0
+  uint64_t id = 0;  // > 0
   std::string name;
-  uint64_t created = 0;          // time of nvtxDomainCreate
+  uint64_t created = 0;  // time of nvtxDomainCreate
   uint32_t tid = 0;
 };
 

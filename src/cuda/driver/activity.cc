@@ -57,8 +57,9 @@ VaInfo va_info(Context& context, uint64_t va) {
   if (find_managed(va).has_value()) return {CUPTI_ACTIVITY_MEMORY_KIND_MANAGED, own};
   auto buffer = context.hal().allocator().find(va);
   if (buffer.ok()) {
-    return {(*buffer)->kind() == hal::MemoryKind::kDevice ? uint32_t{CUPTI_ACTIVITY_MEMORY_KIND_DEVICE}
-                                                          : uint32_t{CUPTI_ACTIVITY_MEMORY_KIND_PINNED},
+    return {(*buffer)->kind() == hal::MemoryKind::kDevice
+                ? uint32_t{CUPTI_ACTIVITY_MEMORY_KIND_DEVICE}
+                : uint32_t{CUPTI_ACTIVITY_MEMORY_KIND_PINNED},
             own};
   }
   if (std::optional<OwnedAllocation> other = find_allocation(va)) {
@@ -124,11 +125,13 @@ prof::Device device_record(const Device& device) {
   d.max_registers_per_sm = static_cast<uint32_t>(
       attribute(device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR));
   d.warp_size = static_cast<uint32_t>(attribute(device, CU_DEVICE_ATTRIBUTE_WARP_SIZE));
-  d.max_warps_per_sm = static_cast<uint32_t>(
-      attribute(device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR) / std::max(1u, d.warp_size));
+  d.max_warps_per_sm =
+      static_cast<uint32_t>(attribute(device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR) /
+                            std::max(1u, d.warp_size));
   d.max_blocks_per_sm =
       static_cast<uint32_t>(attribute(device, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR));
-  d.async_engines = static_cast<uint32_t>(attribute(device, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT));
+  d.async_engines =
+      static_cast<uint32_t>(attribute(device, CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT));
   d.constant_memory =
       static_cast<uint64_t>(attribute(device, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY));
   hw::ArchConfig copy = arch;
@@ -159,12 +162,16 @@ void emit_device_once(const Device& device) {
 ScopedCopyKinds::ScopedCopyKinds(uint32_t src_kind, uint32_t dst_kind) : saved_(t_copy_kinds) {
   t_copy_kinds = std::pair{src_kind, dst_kind};
 }
-ScopedCopyKinds::~ScopedCopyKinds() { t_copy_kinds = saved_; }
+ScopedCopyKinds::~ScopedCopyKinds() {
+  t_copy_kinds = saved_;
+}
 
 ScopedGraphLaunch::ScopedGraphLaunch(uint64_t graph_id) : saved_(t_graph_id) {
   t_graph_id = graph_id;
 }
-ScopedGraphLaunch::~ScopedGraphLaunch() { t_graph_id = saved_; }
+ScopedGraphLaunch::~ScopedGraphLaunch() {
+  t_graph_id = saved_;
+}
 
 ScopedSync::ScopedSync(uint32_t type, Context& context, const Stream* stream, const void* event) {
   if (!prof::active() || prof::current_correlation_id() == 0) return;
@@ -219,7 +226,9 @@ struct ActivityTracker::Entry {
   }
 };
 
-void ActivityTracker::EntryDeleter::operator()(Entry* entry) const { delete entry; }
+void ActivityTracker::EntryDeleter::operator()(Entry* entry) const {
+  delete entry;
+}
 
 ActivityTracker::ActivityTracker(Context& context)
     : context_(context), id_(g_next_context_id.fetch_add(1)) {}
@@ -256,7 +265,7 @@ StatusOr<std::pair<std::shared_ptr<ActivityTracker::Chunk>, uint32_t>> ActivityT
 }
 
 ActivityTracker::EntryPtr ActivityTracker::prepare(const Stream& stream,
-                                                                  const hal::CommandBuffer& cb) {
+                                                   const hal::CommandBuffer& cb) {
   const std::vector<hal::WorkDescription>& work = cb.work_descriptions();
   if (work.empty() || work.size() != cb.work_count()) return nullptr;
   EntryPtr entry(new Entry());
@@ -418,8 +427,12 @@ void ActivityTracker::emit_stream_record(const Stream& stream, const char* name)
   s.device_id = static_cast<uint32_t>(context_.device().ordinal());
   s.priority = stream.priority();
   switch (stream.kind()) {
-    case Stream::Kind::kLegacy: s.kind = prof::Stream::kLegacyNull; break;
-    case Stream::Kind::kPerThread: s.kind = prof::Stream::kPerThread; break;
+    case Stream::Kind::kLegacy:
+      s.kind = prof::Stream::kLegacyNull;
+      break;
+    case Stream::Kind::kPerThread:
+      s.kind = prof::Stream::kPerThread;
+      break;
     case Stream::Kind::kUser:
       s.kind = (stream.flags() & CU_STREAM_NON_BLOCKING) != 0 ? prof::Stream::kNonBlocking
                                                               : prof::Stream::kDefault;
@@ -428,7 +441,9 @@ void ActivityTracker::emit_stream_record(const Stream& stream, const char* name)
   prof::emit(s);
 }
 
-uint32_t memory_kind_of(Context& context, uint64_t va) { return va_info(context, va).kind; }
+uint32_t memory_kind_of(Context& context, uint64_t va) {
+  return va_info(context, va).kind;
+}
 
 void harvest_all_contexts(bool wait) {
   for (const std::shared_ptr<Context>& c : live_context_list()) c->activity().harvest(wait);

@@ -117,7 +117,7 @@ class ActivityTracker {
   Context& context_;
   const uint64_t id_;
   std::mutex mu_;
-  std::shared_ptr<Chunk> current_;     // the chunk new reservations come from
+  std::shared_ptr<Chunk> current_;  // the chunk new reservations come from
   std::vector<std::shared_ptr<Chunk>> free_chunks_;
   std::deque<EntryPtr> pending_;
 };

@@ -61,16 +61,29 @@ void table_name_device(int, const char*) {
   // Devices keep their configured names in the records (trace.h has no display name).
 }
 
-void table_flush(bool wait) { prof::flush(wait); }
+void table_flush(bool wait) {
+  prof::flush(wait);
+}
 
 const prof::ProfilerTable kTable = {
-    sizeof(prof::ProfilerTable), prof::attach,          prof::detach,
-    prof::emit,                  prof::now_ns,          prof::this_tid,
-    prof::this_pid,              table_flush,           table_context_id,
-    table_stream_id,             table_stream_device,   table_stream_context_id,
-    table_name_stream,           table_name_device,
+    sizeof(prof::ProfilerTable),
+    prof::attach,
+    prof::detach,
+    prof::emit,
+    prof::now_ns,
+    prof::this_tid,
+    prof::this_pid,
+    table_flush,
+    table_context_id,
+    table_stream_id,
+    table_stream_device,
+    table_stream_context_id,
+    table_name_stream,
+    table_name_device,
     // Runtime API calls (libcudart, prof/abi.h).
-    &prof::detail::g_active,     prof::open_api_scope_in_place, prof::close_api_scope_in_place,
+    &prof::detail::g_active,
+    prof::open_api_scope_in_place,
+    prof::close_api_scope_in_place,
 };
 
 // At load: the flush hook, then (with STRATA_PROF_OUTPUT) the raw trace writer.

@@ -22,8 +22,8 @@
 namespace strata::hw {
 
 struct ReportPacket {
-  uint64_t va;      // 0: stop reporting
-  uint32_t flags;   // kReport* bits
+  uint64_t va;     // 0: stop reporting
+  uint32_t flags;  // kReport* bits
   uint32_t reserved;
 };
 
@@ -52,15 +52,15 @@ struct KernelCounters {
   uint32_t warps_per_cta;
   uint32_t regs_per_thread;
   uint32_t shared_bytes_per_cta;
-  uint32_t ctas_per_sm;          // resident CTAs per SM the limits allow
+  uint32_t ctas_per_sm;  // resident CTAs per SM the limits allow
   uint32_t max_warps_per_sm;
-  uint32_t occupancy_limiter;    // 0 none, 1 blocks, 2 warps, 3 registers, 4 shared memory
-  uint32_t sms_used;             // SMs that ran at least one CTA
+  uint32_t occupancy_limiter;  // 0 none, 1 blocks, 2 warps, 3 registers, 4 shared memory
+  uint32_t sms_used;           // SMs that ran at least one CTA
   uint64_t warp_instructions;
-  uint64_t thread_instructions;  // active lanes summed over warp instructions
-  uint64_t pipe_warp_instructions[kCounterPipes];    // by perf::Pipe
+  uint64_t thread_instructions;                    // active lanes summed over warp instructions
+  uint64_t pipe_warp_instructions[kCounterPipes];  // by perf::Pipe
   uint64_t pipe_thread_instructions[kCounterPipes];
-  uint64_t tensor_fmas[kCounterTensorTypes];         // by perf::TensorType
+  uint64_t tensor_fmas[kCounterTensorTypes];  // by perf::TensorType
   uint64_t global_load_requests, global_load_sectors;
   uint64_t global_store_requests, global_store_sectors;
   uint64_t global_atomic_requests, global_atomic_sectors;
@@ -84,7 +84,7 @@ struct KernelCounters {
   // The detailed model (kCountersDetailed): SM 0's cycle-level replay.
   uint64_t detailed_cycles;
   uint64_t detailed_ctas;
-  double achieved_occupancy;  // active warps per cycle / max warps per SM
+  double achieved_occupancy;                    // active warps per cycle / max warps per SM
   uint64_t stall_cycles[kCounterStallReasons];  // warp-cycles by perf::StallReason
   // Execution (kCountersExecution), continued: bytes the active lanes of global
   // accesses asked for (active lanes x access size), to set against the sectors moved.
@@ -97,11 +97,11 @@ struct WorkReport {
   uint64_t submit_ns;  // modeled times on the device clock ("Clock model")
   uint64_t start_ns;
   uint64_t end_ns;
-  uint32_t op;         // ReportOp
-  uint32_t faulted;    // 1: the packet faulted (times cover what ran)
-  uint64_t grid_id;    // kLaunch: the packet's grid_id
-  uint64_t bytes;      // kCopy / kFill
-  uint32_t written;    // 1 once the report is complete (stored last, release)
+  uint32_t op;       // ReportOp
+  uint32_t faulted;  // 1: the packet faulted (times cover what ran)
+  uint64_t grid_id;  // kLaunch: the packet's grid_id
+  uint64_t bytes;    // kCopy / kFill
+  uint32_t written;  // 1 once the report is complete (stored last, release)
   uint32_t reserved;
   KernelCounters counters;
 };

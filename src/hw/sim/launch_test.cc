@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/contract/report.h"
 #include "hw/sim/sim_test_util.h"
 #include "isa/encode.h"
 #include "isa/latency.h"
@@ -102,6 +103,46 @@ TEST_F(LaunchTest, KernelStoresThroughItsParameter) {
   EXPECT_EQ(value, 0x1234u);
   // The launch cost at least the configured overhead on the device clock.
   EXPECT_GE(timer() - before, static_cast<uint64_t>(testing::test_config().launch_overhead_ns));
+}
+
+// A launch armed with kReportCounters stores its times and the grid's counter block
+// (hw/contract/report.h): one warp of the store program, under the fast model.
+TEST_F(LaunchTest, WorkReportCarriesTheCounterBlock) {
+  constexpr uint64_t kReportVa = kDataVa + 0x3000, kReportPa = kDataPa + 0x3000;
+  static_assert(sizeof(WorkReport) <= 0x1000);
+  load_code(store_program());
+  d_.write_u64(kParamsPa, kDataVa + 0x40);
+  LaunchPacket p = packet(7);
+  p.grid_id = 99;
+  d_.write_packet(0, PacketOp::kReport, ReportPacket{kReportVa, kReportCounters, 0});
+  d_.write_packet(0, PacketOp::kLaunch, p);
+  d_.write_packet(0, PacketOp::kSemRelease, SemPacket{kSemVa, 1});
+  d_.doorbell(0);
+  ASSERT_TRUE(wait_for([&] { return d_.read_u64(kSemPa) == 1 || d_.ch_reg(0, REG_CH_STATUS); }));
+  ASSERT_EQ(d_.ch_reg(0, REG_CH_STATUS), 0u) << "fault kind " << d_.reg(REG_FAULT_KIND);
+  WorkReport r;
+  std::memcpy(&r, d_.vram() + kReportPa, sizeof(r));
+  EXPECT_EQ(r.written, 1u);
+  EXPECT_EQ(r.op, static_cast<uint32_t>(ReportOp::kLaunch));
+  EXPECT_EQ(r.grid_id, 99u);
+  // At least the configured launch overhead long.
+  EXPECT_GE(r.end_ns - r.start_ns,
+            static_cast<uint64_t>(testing::test_config().launch_overhead_ns));
+  const KernelCounters& c = r.counters;
+  EXPECT_EQ(c.valid & (kCountersExecution | kCountersModel), kCountersExecution | kCountersModel);
+  EXPECT_EQ(c.ctas, 1u);
+  EXPECT_EQ(c.threads_per_cta, 32u);
+  EXPECT_EQ(c.sms_used, 1u);
+  EXPECT_EQ(c.warp_instructions, store_program().size());  // one warp, straight-line code
+  EXPECT_EQ(c.thread_instructions, 32 * c.warp_instructions);
+  // The one store: a full warp writing the same 4 bytes -> one request, one sector.
+  EXPECT_EQ(c.global_store_requests, 1u);
+  EXPECT_EQ(c.global_store_sectors, 1u);
+  EXPECT_EQ(c.global_store_bytes, 32u * 4);
+  if (std::getenv("STRATA_TIMING") == nullptr) {
+    EXPECT_EQ(c.valid & kCountersDetailed, 0u);
+    EXPECT_EQ(c.timing_mode, static_cast<uint32_t>(ReportTiming::kFast));
+  }
 }
 
 TEST_F(LaunchTest, TrapReportsKernelAndThread) {

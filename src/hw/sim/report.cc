@@ -15,8 +15,7 @@ static_assert(perf::kNumStallReasons <= kCounterStallReasons);
 static_assert(sizeof(WorkReport) % 8 == 0);
 
 void fill_counters(const perf::KernelStats& st, const perf::KernelTime& t,
-                   const perf::DetailedResult* detailed, ReportTiming timing,
-                   KernelCounters* c) {
+                   const perf::DetailedResult* detailed, ReportTiming timing, KernelCounters* c) {
   *c = KernelCounters{};
   c->valid = kCountersExecution | kCountersModel;
   c->timing_mode = static_cast<uint32_t>(timing);

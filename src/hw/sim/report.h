@@ -25,8 +25,7 @@ struct ReportState {
 
 // The counter block of a grid: `detailed` null under the fast model.
 void fill_counters(const perf::KernelStats& stats, const perf::KernelTime& time,
-                   const perf::DetailedResult* detailed, ReportTiming timing,
-                   KernelCounters* out);
+                   const perf::DetailedResult* detailed, ReportTiming timing, KernelCounters* out);
 
 // Stores `report` in slot state->index (then advances it); `written` last, with release.
 // False when the slot is not mapped writable (the caller faults the channel).

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "hw/contract/report.h"
 #include "hw/sim/sim_test_util.h"
 
 namespace strata::hw::sim {
@@ -163,6 +164,71 @@ TEST_F(RingTest, DisabledChannelDoesNotRun) {
   EXPECT_EQ(d_.read_u64(kSemPa), 0u);
   d_.set_ch_reg(0, REG_CH_CTRL, 1);  // enable, keeping GET/PUT
   ASSERT_TRUE(wait_sem(kSemPa, 3));
+}
+
+}  // namespace
+}  // namespace strata::hw::sim
+
+namespace strata::hw::sim {
+namespace {
+
+// Work reports (hw/contract/report.h): armed by kReport, each work packet stores its
+// times in its slot, `written` last; disarmed packets and non-work packets store nothing.
+TEST_F(RingTest, WorkReportsOfCopiesAndFills) {
+  constexpr uint64_t kReportVa = kVa + 0xa000;  // three slots fit below the semaphores
+  constexpr uint64_t kReportPa = TestDevice::kDataBase + 0xa000;
+  static_assert(3 * sizeof(WorkReport) <= 0x5000);
+  d_.write_packet(0, PacketOp::kReport, ReportPacket{kReportVa, 0, 0});
+  d_.write_packet(0, PacketOp::kCopy, CopyPacket{kVa, kVa + 0x1000, 4096});
+  d_.write_packet(0, PacketOp::kTimestamp, TimestampPacket{kSemVa + 8});  // not work
+  d_.write_packet(0, PacketOp::kFill, FillPacket{kVa + 0x2000, 256, 7, 4});
+  d_.write_packet(0, PacketOp::kReport, ReportPacket{0, 0, 0});
+  d_.write_packet(0, PacketOp::kCopy, CopyPacket{kVa, kVa + 0x3000, 64});  // not reported
+  release(0, kSemVa, 1);
+  d_.doorbell(0);
+  ASSERT_TRUE(wait_sem(kSemPa, 1));
+  auto report = [&](int k) {
+    WorkReport r;
+    std::memcpy(&r, d_.vram() + kReportPa + k * sizeof(WorkReport), sizeof(r));
+    return r;
+  };
+  const WorkReport copy = report(0), fill = report(1), none = report(2);
+  EXPECT_EQ(copy.written, 1u);
+  EXPECT_EQ(copy.op, static_cast<uint32_t>(ReportOp::kCopy));
+  EXPECT_EQ(copy.bytes, 4096u);
+  EXPECT_EQ(copy.faulted, 0u);
+  EXPECT_LE(copy.submit_ns, copy.start_ns);
+  EXPECT_LT(copy.start_ns, copy.end_ns);
+  EXPECT_EQ(copy.counters.valid, 0u);
+  EXPECT_EQ(fill.written, 1u);
+  EXPECT_EQ(fill.op, static_cast<uint32_t>(ReportOp::kFill));
+  EXPECT_EQ(fill.bytes, 256u);
+  EXPECT_GE(fill.start_ns, copy.end_ns);  // in channel order
+  // The timestamp between them was taken after the copy and before the fill.
+  const uint64_t stamp = d_.read_u64(kSemPa + 8);
+  EXPECT_GE(stamp, copy.end_ns);
+  EXPECT_LE(stamp, fill.start_ns);
+  EXPECT_EQ(none.written, 0u);  // disarmed
+  EXPECT_EQ(d_.ch_reg(0, REG_CH_STATUS), 0u);
+}
+
+TEST_F(RingTest, UnmappedWorkReportFaultsTheChannel) {
+  d_.write_packet(0, PacketOp::kReport, ReportPacket{0x7000000000ull, 0, 0});
+  d_.write_packet(0, PacketOp::kCopy, CopyPacket{kVa, kVa + 0x1000, 64});
+  d_.doorbell(0);
+  ASSERT_TRUE(wait_for([&] { return d_.ch_reg(0, REG_CH_STATUS) == 1; }));
+  EXPECT_EQ(d_.reg(REG_FAULT_KIND), static_cast<uint32_t>(FaultKind::kUnmapped));
+  EXPECT_EQ(d_.reg(REG_FAULT_ADDR_LO), 0u);
+  EXPECT_EQ(d_.reg(REG_FAULT_ADDR_HI), 0x70u);
+  // The copy itself ran before the report was stored.
+  EXPECT_EQ(std::memcmp(d_.vram() + TestDevice::kDataBase, d_.vram() + TestDevice::kDataBase + 0x1000, 64), 0);
+}
+
+TEST_F(RingTest, MisalignedReportAddressIsAFault) {
+  d_.write_packet(0, PacketOp::kReport, ReportPacket{kVa + 4, 0, 0});
+  d_.doorbell(0);
+  ASSERT_TRUE(wait_for([&] { return d_.ch_reg(0, REG_CH_STATUS) == 1; }));
+  EXPECT_EQ(d_.reg(REG_FAULT_KIND), static_cast<uint32_t>(FaultKind::kMisaligned));
 }
 
 }  // namespace

@@ -125,6 +125,9 @@ void ApiScope::begin(ApiDomain domain, uint32_t cbid, const char* name, const ch
                      const void* params) {
   if (t_correlation != 0 || name == nullptr || cbid == 0) return;
   recording_ = true;
+  symbol_ = nullptr;
+  result_ = 0;
+  std::fill(std::begin(data_), std::end(data_), 0);
   domain_ = domain;
   cbid_ = cbid;
   name_ = name;

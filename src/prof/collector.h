@@ -105,17 +105,18 @@ class ApiScope {
   void begin(ApiDomain domain, uint32_t cbid, const char* name, const char* function,
              const void* params);
   void finish();
+  // Only recording_ is set when nothing collects (the hot path); begin() sets the rest.
   bool recording_ = false;
   ApiDomain domain_;
-  uint32_t cbid_ = 0;
-  const char* name_ = "";
-  const char* function_ = "";
-  const void* params_ = nullptr;
-  const char* symbol_ = nullptr;
-  int32_t result_ = 0;
-  uint32_t correlation_ = 0;
-  uint64_t start_ = 0;
-  uint64_t data_[8] = {};  // correlation_data per sink
+  uint32_t cbid_;
+  const char* name_;
+  const char* function_;
+  const void* params_;
+  const char* symbol_;
+  int32_t result_;
+  uint32_t correlation_;
+  uint64_t start_;
+  uint64_t data_[8];  // correlation_data per sink
 };
 
 // The correlation id of this thread's recording ApiScope, 0 outside one.

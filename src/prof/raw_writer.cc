@@ -171,6 +171,9 @@ void start_from_environment() {
       STRATA_LOG_ERROR("STRATA_PROF_OUTPUT: cannot open '{}' for writing; not profiling", file);
       return;
     }
+    // One write per record: a program that crashes (no atexit) leaves every record
+    // completed so far in the file (read_trace drops a half-written last line).
+    std::setvbuf(f, nullptr, _IOLBF, 1 << 16);
     const char* counters = std::getenv("STRATA_PROF_COUNTERS");
     const bool want_counters = counters != nullptr && std::string(counters) == "1";
     const char* capture = std::getenv("STRATA_PROF_CAPTURE");

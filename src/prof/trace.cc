@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "base/log.h"
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 
@@ -231,6 +232,14 @@ StatusOr<Trace> read_trace(const std::vector<std::string>& paths) {
     for (size_t number = 1; std::getline(in, text); ++number) {
       if (text.empty()) continue;
       Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+      if (j.is_discarded() && in.eof()) {
+        // A last line without its newline: the process died while writing it (a crash,
+        // _exit). The records before it stand.
+        STRATA_LOG_WARN("{}:{}: incomplete last record dropped (the process ended while "
+                        "writing it)",
+                        path, number);
+        break;
+      }
       if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string()) {
         return error(
             Code::kInvalidValue,

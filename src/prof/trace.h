@@ -218,7 +218,8 @@ struct Trace {
 };
 
 // Reads raw traces (several are merged in the given order). kNotFound for a missing
-// file, kInvalidValue naming the file and line for malformed content.
+// file, kInvalidValue naming the file and line for malformed content; an incomplete last
+// line (no newline: the process died while writing it) is dropped with a warning.
 StatusOr<Trace> read_trace(const std::vector<std::string>& paths);
 // One record per line; `type` members as above.
 Status write_trace(const Trace& trace, const std::string& path);

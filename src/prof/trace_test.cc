@@ -101,6 +101,18 @@ TEST(Trace, SeveralFilesMergeAndUnknownRecordsAreSkipped) {
   EXPECT_EQ(r->kernels.size(), 2u);
 }
 
+TEST(Trace, AnIncompleteLastRecordIsDropped) {
+  const std::string path = temp_path("truncated.jsonl");
+  ASSERT_TRUE(write_trace(sample(), path).ok());
+  {
+    std::ofstream out(path, std::ios::app);
+    out << R"({"type":"kernel","pid":7,"start":5)";  // no newline: cut off mid-record
+  }
+  StatusOr<Trace> r = read_trace({path});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->kernels.size(), 1u);
+}
+
 TEST(Trace, MalformedAndMissingFilesAreErrors) {
   const std::string bad = temp_path("bad.jsonl");
   {

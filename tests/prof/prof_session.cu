@@ -6,6 +6,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -23,6 +24,8 @@ __global__ void offset(float* x, float b, int n) {
 
 int main(int argc, char** argv) {
   const bool capture = argc > 1 && std::strcmp(argv[1], "--capture") == 0;
+  // --abort: the program dies (SIGABRT, no exit handlers) after the setup phase.
+  const bool crash = argc > 1 && std::strcmp(argv[1], "--abort") == 0;
   constexpr int n = 1 << 16;
   constexpr size_t bytes = n * sizeof(float);
   float *a = nullptr, *b = nullptr, *pinned = nullptr;
@@ -44,6 +47,11 @@ int main(int argc, char** argv) {
   offset<<<n / 128, 128, 0, s2>>>(b, 1.0f, n);
   CHECK_CUDA(cudaDeviceSynchronize());
   nvtxRangePop();
+  if (crash) {
+    std::printf("aborting after setup\n");
+    std::fflush(stdout);
+    std::abort();
+  }
 
   if (capture) CHECK_CUDA(cudaProfilerStart());
   // Phase 2: a graph of scale -> memset -> offset captured on s1, launched twice.

@@ -28,7 +28,7 @@ def main():
     p.add_argument("--strata", required=True)
     p.add_argument("--program", required=True)
     p.add_argument("--workdir", required=True)
-    p.add_argument("--case", choices=["full", "capture"], default="full")
+    p.add_argument("--case", choices=["full", "capture", "abort"], default="full")
     args = p.parse_args()
     shutil.rmtree(args.workdir, ignore_errors=True)
     os.makedirs(args.workdir)
@@ -38,11 +38,15 @@ def main():
     cmd = [args.strata, "prof", "-o", out]
     if args.case == "capture":
         cmd += ["--capture-range=cudaProfilerApi", args.program, "--capture"]
+    elif args.case == "abort":
+        cmd += [args.program, "--abort"]
     else:
         cmd += [args.program]
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     sys.stdout.write(run.stdout)
     sys.stderr.write(run.stderr)
+    if args.case == "abort":
+        return abort_case(run, out)
     if run.returncode != 0 or "PASS prof_session" not in run.stdout:
         print(f"FAIL: exit status {run.returncode}")
         return 1
@@ -151,6 +155,29 @@ def main():
     if not failures:
         print(f"PASS prof_session_test ({args.case}: {len(kernels)} kernels, "
               f"{len(copies)} copies, {len(memsets)} memsets)")
+    return 1 if failures else 0
+
+
+def abort_case(run, out):
+    """The program dies with SIGABRT after its setup phase: strata prof passes the failure
+    on and still writes what was collected until then (the setup's two kernels, two
+    copies and memset, which the program synchronised before aborting)."""
+    failures = []
+    if run.returncode == 0 or "aborting after setup" not in run.stdout:
+        failures.append(f"exit status {run.returncode}: the abort did not pass through")
+    if not os.path.exists(out + ".sqlite"):
+        failures.append("no database written for a crashed program")
+    else:
+        db = sqlite3.connect(out + ".sqlite")
+        kernels = db.execute("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL").fetchone()[0]
+        copies = db.execute("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY").fetchone()[0]
+        memsets = db.execute("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMSET").fetchone()[0]
+        if (kernels, copies, memsets) != (2, 2, 1):
+            failures.append(f"kernels, copies, memsets before the abort: {(kernels, copies, memsets)}")
+    for f in failures:
+        print("FAIL:", f)
+    if not failures:
+        print("PASS prof_session_test (abort: the setup phase's records survive the crash)")
     return 1 if failures else 0
 
 

@@ -28,6 +28,8 @@
 #include <utility>
 #include <vector>
 
+#include "prof/nsys_enums.h"
+
 namespace strata::prof {
 namespace {
 
@@ -63,67 +65,18 @@ std::string api_display_name(const std::string& name) {
   return name.substr(0, at);
 }
 
+// Names as the Nsight Systems export's enum tables label them (nsys_enums.h); copy kinds
+// and synchronisation types have CUPTI's values there, memory kinds are translated.
 const char* copy_kind_name(uint32_t kind) {
-  switch (static_cast<CUpti_ActivityMemcpyKind>(kind)) {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
-      return "Host-to-Device";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
-      return "Device-to-Host";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
-      return "Host-to-Array";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
-      return "Array-to-Host";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
-      return "Array-to-Array";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
-      return "Array-to-Device";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
-      return "Device-to-Array";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
-      return "Device-to-Device";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
-      return "Host-to-Host";
-    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
-      return "Peer-to-Peer";
-    default:
-      return "Unknown";
-  }
+  return enum_label("ENUM_CUDA_MEMCPY_OPER", static_cast<int>(kind));
 }
 
 const char* memory_kind_name(uint32_t kind) {
-  switch (static_cast<CUpti_ActivityMemoryKind>(kind)) {
-    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
-      return "Pageable";
-    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
-      return "Pinned";
-    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
-      return "Device";
-    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
-      return "Array";
-    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
-      return "Managed";
-    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
-      return "Device Static";
-    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
-      return "Managed Static";
-    default:
-      return "Unknown";
-  }
+  return enum_label("ENUM_CUDA_MEM_KIND", nsys_mem_kind(kind));
 }
 
 const char* sync_type_name(uint32_t type) {
-  switch (static_cast<CUpti_ActivitySynchronizationType>(type)) {
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
-      return "Event sync";
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
-      return "Stream wait event";
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
-      return "Stream sync";
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
-      return "Context sync";
-    default:
-      return "Sync";
-  }
+  return enum_label("ENUM_CUPTI_SYNC_TYPE", static_cast<int>(type));
 }
 
 std::string color_text(uint32_t argb) {

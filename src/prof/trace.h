@@ -135,8 +135,6 @@ struct Kernel : DeviceWork {
   // ("warp_instructions", "pipe_warp_instructions.fma", "stall_cycles.memory", ...),
   // present only when metrics were collected and only those the timing mode produced.
   std::map<std::string, double> counters;
-  // Source line per pc, when the module carries line information: pc -> "file:line".
-  // (Filled by the collector when available.)
 };
 
 struct Memcpy : DeviceWork {

@@ -79,8 +79,8 @@ prof::Device device_record(const Device& device) {
   d.pid = prof::this_pid();
   d.id = static_cast<uint32_t>(device.ordinal());
   d.name = arch.name;
-  CUuuid uuid{};
-  if (cuDeviceGetUuid(&uuid, device.ordinal()) == CUDA_SUCCESS) {
+  {
+    const CUuuid uuid = device.uuid();
     static constexpr char kHex[] = "0123456789abcdef";
     std::string s = "GPU-";
     for (int i = 0; i < 16; ++i) {

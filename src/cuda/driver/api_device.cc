@@ -62,18 +62,7 @@ CUresult CUDAAPI cuDeviceGetUuid(CUuuid* uuid, CUdevice dev) {
   return api_call("cuDeviceGetUuid", [&]() -> Status {
     if (uuid == nullptr) return null_arg("cuDeviceGetUuid", "uuid");
     ASSIGN_OR_RETURN(Device * d, device(dev));
-    // A stable, version-4-shaped UUID derived from the backend, config and ordinal.
-    std::string key = d->hal().properties().backend + "/" + d->arch().name + "/" +
-                      d->arch().content_hash + "/" + std::to_string(d->ordinal());
-    uint64_t h1 = 1469598103934665603ull, h2 = 1099511628211ull * 31;
-    for (unsigned char c : key) {
-      h1 = (h1 ^ c) * 1099511628211ull;
-      h2 = (h2 ^ c) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
-    }
-    std::memcpy(uuid->bytes, &h1, 8);
-    std::memcpy(uuid->bytes + 8, &h2, 8);
-    uuid->bytes[6] = static_cast<char>((uuid->bytes[6] & 0x0f) | 0x40);
-    uuid->bytes[8] = static_cast<char>((uuid->bytes[8] & 0x3f) | 0x80);
+    *uuid = d->uuid();
     return ok_status();
   });
 }

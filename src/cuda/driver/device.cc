@@ -1,11 +1,31 @@
 #include "cuda/driver/device.h"
 
+#include <cstring>
+#include <string>
+
 #include "base/log.h"
 #include "cuda/driver/context.h"
 #include "cuda/driver/handles.h"
 #include "fmt/format.h"
 
 namespace strata::cuda::driver {
+
+CUuuid Device::uuid() const {
+  const std::string key = hal_->properties().backend + "/" + arch().name + "/" +
+                          arch().content_hash + "/" + std::to_string(ordinal_);
+  uint64_t h1 = 1469598103934665603ull, h2 = 1099511628211ull * 31;
+  for (unsigned char c : key) {
+    h1 = (h1 ^ c) * 1099511628211ull;
+    h2 = (h2 ^ c) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+  }
+  CUuuid uuid;
+  std::memcpy(uuid.bytes, &h1, 8);
+  std::memcpy(uuid.bytes + 8, &h2, 8);
+  uuid.bytes[6] = static_cast<char>((uuid.bytes[6] & 0x0f) | 0x40);
+  uuid.bytes[8] = static_cast<char>((uuid.bytes[8] & 0x3f) | 0x80);
+  return uuid;
+}
+
 namespace {
 
 struct DriverState {

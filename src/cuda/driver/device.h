@@ -24,6 +24,9 @@ class Device {
   hal::Device& hal() const { return *hal_; }
   const hw::ArchConfig& arch() const { return hal_->properties().arch; }
   uint64_t total_memory() const { return hal_->properties().total_memory; }
+  // cuDeviceGetUuid's UUID: stable, version-4 shaped, derived from the backend, the
+  // config and the ordinal.
+  CUuuid uuid() const;
 
   // Primary context (cuDevicePrimaryCtx*): created on the first retain, destroyed when
   // the count drops to zero or on reset. `flags` apply to the next creation.

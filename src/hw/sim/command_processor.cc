@@ -121,32 +121,46 @@ void CommandProcessor::write_window_reg(Reg reg, uint32_t value) {
 }
 
 void CommandProcessor::run() {
-  uint32_t next = 0;  // round-robin start within a level, so no channel is always first
-  uint32_t priority[kNumChannels];
+  struct Candidate {
+    uint64_t submit_ns;
+    uint32_t index;
+  };
+  Channel snapshot[kNumChannels];
+  Candidate order[kNumChannels];
   while (true) {
     uint64_t seen_doorbells;
     {
       std::lock_guard lock(mu_);
       if (stop_) return;
       seen_doorbells = doorbells_;
-      for (uint32_t i = 0; i < kNumChannels; ++i) priority[i] = channels_[i].priority;
+      std::copy(std::begin(channels_), std::end(channels_), std::begin(snapshot));
     }
-    // One packet from each channel of the highest CH_PRIORITY level that can make
-    // progress; after any progress start again from the top, so a higher-priority
-    // channel's next packet always goes before a lower one's (no preemption of a packet
-    // in flight). Channels blocked in an acquire let the lower levels run.
+    // One packet from the highest CH_PRIORITY level that can make progress, the earliest
+    // submitted first within the level; after any progress start again from the top, so
+    // a higher-priority channel's next packet always goes before a lower one's (no
+    // preemption of a packet in flight). Channels blocked in an acquire let the others
+    // run.
     bool progress = false;
     bool blocked = false;
     for (uint32_t level = kMaxChannelPriority + 1; level-- > 0 && !progress;) {
+      uint32_t count = 0;
       for (uint32_t i = 0; i < kNumChannels; ++i) {
-        const uint32_t index = (next + i) % kNumChannels;
-        if (priority[index] != level) continue;
-        const Step s = step(index);
-        progress |= s == Step::kProgress;
+        const Channel& c = snapshot[i];
+        if (c.priority != level || (c.ctrl & kCtrlEnable) == 0 || c.status != 0 ||
+            c.get == c.put) {
+          continue;
+        }
+        order[count++] = Candidate{head_submit_ns(i, c), i};
+      }
+      std::sort(order, order + count, [](const Candidate& a, const Candidate& b) {
+        return a.submit_ns != b.submit_ns ? a.submit_ns < b.submit_ns : a.index < b.index;
+      });
+      for (uint32_t k = 0; k < count && !progress; ++k) {
+        const Step s = step(order[k].index);
+        progress = s == Step::kProgress;
         blocked |= s == Step::kBlocked;
       }
     }
-    next = (next + 1) % kNumChannels;
     if (progress) continue;
     std::unique_lock lock(mu_);
     const auto woken = [&] { return stop_ || doorbells_ != seen_doorbells; };
@@ -156,6 +170,30 @@ void CommandProcessor::run() {
       wake_.wait(lock, woken);
     }
   }
+}
+
+uint64_t CommandProcessor::head_submit_ns(uint32_t index, const Channel& c) const {
+  const uint32_t size = c.ring_size;
+  const bool ring_ok = size >= kMinRingBytes && (size & (size - 1)) == 0 &&
+                       c.ring_base <= vram_size_ && size <= vram_size_ - c.ring_base &&
+                       c.get < size && c.put < size;
+  if (!ring_ok) return 0;  // step() faults the channel
+  const uint8_t* ring = vram_ + c.ring_base;
+  const auto dword_at = [&](uint32_t offset) {
+    uint32_t v;
+    std::memcpy(&v, ring + (offset & (size - 1)), 4);
+    return v;
+  };
+  const PacketHeader header{dword_at(c.get)};
+  const uint32_t available = (c.put - c.get) & (size - 1);
+  constexpr uint32_t kTimeDwords = sizeof(HostTimePacket) / 4;
+  if (header.op() == PacketOp::kHostTime && header.dwords() == kTimeDwords &&
+      available >= 4 * (1 + kTimeDwords)) {
+    const uint64_t lo = dword_at(c.get + 4);
+    const uint64_t hi = dword_at(c.get + 8);
+    return lo | hi << 32;
+  }
+  return timeline_generation_[index] == c.generation ? timeline_.submit_ns(index) : 0;
 }
 
 CommandProcessor::Step CommandProcessor::step(uint32_t index) {

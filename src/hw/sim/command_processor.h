@@ -7,9 +7,12 @@
 // The command processor executes packets from GET in order, advancing GET after each
 // completes; a packet may wrap around the end of the ring. Channels are interleaved
 // one packet at a time, highest CH_PRIORITY level first: between packets, a runnable
-// channel of a higher level always goes before any of a lower level (round-robin within
-// a level); a packet in flight is never preempted. A channel waiting in kSemAcquire
-// never blocks the others;
+// channel of a higher level always goes before any of a lower level; within a level the
+// channel whose next packet was submitted first (its kHostTime, ties by channel index)
+// goes first, so with one submitting host thread packets run in submission order
+// whatever the wall-clock interleaving, and the modeled times, which depend on the order
+// in which commands are placed, are reproducible. A packet in flight is never preempted.
+// A channel waiting in kSemAcquire never blocks the others;
 // waiting acquires are re-checked after any progress, any doorbell, and at least every
 // kAcquirePollInterval (to notice semaphores written by the host).
 //
@@ -76,6 +79,9 @@ class CommandProcessor {
 
   void run();
   Step step(uint32_t index);
+  // When the channel's next packet was submitted (host virtual time): the ns of a
+  // kHostTime at its head, else the channel's current submit time. CP thread only.
+  uint64_t head_submit_ns(uint32_t index, const Channel& c) const;
   void fault(uint32_t index, uint64_t generation, const FaultEntry& entry);
 
   const ArchConfig& config_;

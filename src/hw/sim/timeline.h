@@ -71,6 +71,8 @@ class Timeline {
   // A channel reset (CH_CTRL): forget its submit and ready times.
   void reset(uint32_t channel);
 
+  // The channel's submit time: the last kHostTime (0 after a reset).
+  uint64_t submit_ns(uint32_t channel) const { return channels_[channel].submit_ns; }
   // The channel's current time, max(submit, ready): when a release or timestamp on it
   // happens.
   uint64_t now(uint32_t channel) const;

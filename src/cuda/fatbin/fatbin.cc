@@ -31,6 +31,8 @@ StatusOr<std::string> entry_string(std::span<const uint8_t> entry_header, uint32
   std::string text(reinterpret_cast<const char*>(entry_header.data() + offset), length);
   text.resize(strnlen(text.data(), text.size()));
   while (!text.empty() && text.back() == ' ') text.pop_back();
+  const size_t first = text.find_first_not_of(' ');
+  text.erase(0, first == std::string::npos ? text.size() : first);
   return text;
 }
 
@@ -65,9 +67,16 @@ StatusOr<Entry> parse_entry(std::span<const uint8_t> entries, size_t offset, siz
   entry.flags = load<uint64_t>(header, 40);
   entry.uncompressed_size = load<uint64_t>(header, 56);
   ASSIGN_OR_RETURN(entry.name, entry_string(header, name_offset, name_length, "name", abs));
-  if (header_size >= 72) {
-    uint32_t options_offset = load<uint32_t>(header, 64);
-    uint32_t options_length = load<uint32_t>(header, 68);
+  const uint32_t options_at = load<uint32_t>(header, 20);
+  if (options_at != 0) {
+    if (options_at < kMinEntryHeaderSize || options_at % 4 != 0 ||
+        uint64_t{options_at} + 8 > header_size) {
+      return invalid(fmt::format("fatbin entry at offset {}: options descriptor at {} lies "
+                                 "outside the {}-byte entry header", abs, options_at,
+                                 header_size));
+    }
+    uint32_t options_offset = load<uint32_t>(header, options_at);
+    uint32_t options_length = load<uint32_t>(header, options_at + 4);
     ASSIGN_OR_RETURN(entry.options,
                      entry_string(header, options_offset, options_length, "options", abs));
   }

@@ -11,16 +11,19 @@
 //     +4  u32 entry header size (64, 80 or more)
 //     +8  u64 payload size (padded; the payload follows the entry header)
 //     +16 u32 compressed size (0 when not compressed)
-//     +20 u32 (unknown; 0x40 for PTX)
+//     +20 u32 options descriptor offset (relative to the entry start; 0: none): a u32
+//         options offset and a u32 options length there (PTX entries: 64 in the plain
+//         80-byte header, later when a name precedes it)
 //     +24 u16 minor, u16 major (PTX ISA version for PTX entries, e.g. 9.0)
 //     +28 u32 arch (e.g. 80 for sm_80 / compute_80)
-//     +32 u32 name offset, +36 u32 name length (relative to the entry start)
+//     +32 u32 name offset, +36 u32 name length (relative to the entry start; the
+//         source file with -lineinfo, else 0 and 0)
 //     +40 u64 flags (see kFlag*)
 //     +48 u64 reserved
 //     +56 u64 uncompressed size (0 when not compressed)
-//     for headers larger than 64 bytes:
-//     +64 u32 options offset, +68 u32 options length (relative to the entry start;
-//         e.g. "--compile-only" for relocatable -rdc=true PTX)
+//     then the strings the name and options fields point at (options: e.g.
+//     "--compile-only" for relocatable -rdc=true PTX, "--generate-line-info" with
+//     -lineinfo; nvcc pads them with spaces)
 //
 // Several images may follow each other (8-byte aligned) in one .nv_fatbin section.
 //

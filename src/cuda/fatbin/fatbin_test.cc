@@ -92,6 +92,29 @@ TEST(FatbinTest, RelocatableEntryCarriesCompileOnlyOption) {
   expect_kernel_ptx(*ptx);
 }
 
+// nvcc -arch=sm_80 -lineinfo -fatbin k.cu (add(int*, int)): both entries name the
+// source file, which moves the PTX entry's options descriptor (+20) past the name.
+TEST(FatbinTest, LineinfoEntriesCarryTheSourceNameAndOptions) {
+  auto bytes = read_testdata("lineinfo.fatbin");
+  auto image = parse_image(bytes);
+  ASSERT_TRUE(image.ok()) << image.status().to_string();
+  ASSERT_EQ(image->entries.size(), 2u);
+  const Entry& elf = image->entries[0];
+  EXPECT_TRUE(elf.is_elf());
+  EXPECT_EQ(elf.name, "k.cu");
+  EXPECT_EQ(elf.options, "");
+  const Entry* ptx = find_ptx(*image);
+  ASSERT_NE(ptx, nullptr);
+  EXPECT_EQ(ptx->name, "k.cu");
+  EXPECT_EQ(ptx->options, "--generate-line-info");
+  EXPECT_FALSE(ptx->relocatable());
+  auto text = ptx_text(*ptx);
+  ASSERT_TRUE(text.ok()) << text.status().to_string();
+  EXPECT_NE(text->find(".visible .entry _Z3addPii("), std::string::npos);
+  EXPECT_NE(text->find(".loc"), std::string::npos);
+  EXPECT_NE(text->find(".file"), std::string::npos);
+}
+
 TEST(FatbinTest, ArchAndFamilySpecificTargets) {
   auto bytes = read_testdata("arch_specific.fatbin");
   auto image = parse_image(bytes);

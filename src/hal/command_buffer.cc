@@ -76,6 +76,8 @@ Status CommandBuffer::dispatch(const std::shared_ptr<Executable>& executable, in
     d.kind = WorkDescription::kDispatch;
     d.tag = tag_;
     d.kernel = k.name;
+    d.code_va = executable->code_va() + k.code_offset;
+    d.instructions = static_cast<uint32_t>(k.code_size / 16);
     d.grid = grid;
     d.block = block;
     d.regs_per_thread = k.regs_per_thread;

@@ -55,6 +55,8 @@ struct WorkDescription {
   uint64_t tag = 0;  // set_work_tag() at record time (a CUDA graph node's id)
   // kDispatch
   std::string kernel;  // the kernel's name (KernelInfo::name)
+  uint64_t code_va = 0;       // the kernel's code (executable code_va + code_offset)
+  uint32_t instructions = 0;  // its code size / 16: at most this many hw::PcCounters
   Dim3 grid, block;
   uint32_t regs_per_thread = 0;
   uint32_t static_shared_bytes = 0, dynamic_shared_bytes = 0;

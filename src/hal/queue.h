@@ -31,11 +31,16 @@ inline constexpr uint32_t kMaxQueuePriority = 7;
 // Work reports of a submission (hw/contract/report.h): the command buffer's k-th work
 // command (CommandBuffer::work_count) writes its hw::WorkReport at
 // va + k * sizeof(hw::WorkReport), in memory mapped into the context (e.g. a host
-// allocation). `counters`: launches also fill the counter block. Backends that cannot
+// allocation). `counters`: launches also fill the counter block. `pc_va` (with
+// `counters`): launches also store per-instruction counters (hw::PcCounters), the
+// submission's launches one after another in `pc_capacity` records at pc_va (a
+// dispatch's WorkDescription::instructions bounds its records). Backends that cannot
 // report say so (Queue::reports_work) and ignore it.
 struct WorkReports {
   uint64_t va = 0;  // 0: no reports
   bool counters = false;
+  uint64_t pc_va = 0;  // 0: no per-instruction counters
+  uint32_t pc_capacity = 0;
 };
 
 class Queue {

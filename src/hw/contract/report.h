@@ -12,8 +12,15 @@
 // kernels) are not work packets of the channel and write no report.
 //
 // With kReportCounters in `flags`, a launch's report also carries the counter block;
-// otherwise `counters.valid` is 0 and the block is unspecified. docs/hw-contract.md,
-// "Work reports", documents every field.
+// otherwise `counters.valid` is 0 and the block is unspecified.
+//
+// With kReportPcCounters as well, a launch also stores one PcCounters record per
+// instruction its grid executed (by instruction index, ascending) in the channel's pc
+// area: pc_capacity records at pc_va, filled from record 0 after the kReport packet
+// and on across the following launches. The report says where the launch's records
+// are (pc_first, pc_count) and how many instructions executed (pc_executed); records
+// that do not fit are dropped (pc_count < pc_executed). The records are stored before
+// `written`. docs/hw-contract.md, "Work reports", documents every field.
 #pragma once
 
 #include <cstddef>
@@ -22,12 +29,29 @@
 namespace strata::hw {
 
 struct ReportPacket {
-  uint64_t va;     // 0: stop reporting
-  uint32_t flags;  // kReport* bits
-  uint32_t reserved;
+  uint64_t va;           // 0: stop reporting
+  uint32_t flags;        // kReport* bits
+  uint32_t pc_capacity;  // kReportPcCounters: PcCounters records at pc_va
+  uint64_t pc_va;        // 8-byte aligned
 };
 
 inline constexpr uint32_t kReportCounters = 1u << 0;
+inline constexpr uint32_t kReportPcCounters = 1u << 1;  // with kReportCounters
+inline constexpr uint32_t kKnownReportFlags = kReportCounters | kReportPcCounters;
+
+// What one instruction of a reported launch did, summed over the grid's warps.
+struct PcCounters {
+  uint32_t pc;  // instruction index from the kernel's code_va (code_va + 16 * pc)
+  uint32_t reserved;
+  uint64_t warp_instructions;    // warp executions
+  uint64_t thread_instructions;  // active lanes summed over them
+  // Global loads, stores and atomics (generic accesses that hit global memory included):
+  // requests, 32-byte sectors moved, and bytes the active lanes asked for.
+  uint64_t global_requests, global_sectors, global_bytes;
+  uint64_t local_requests, local_sectors;  // local memory (spills, stack arrays)
+  uint64_t shared_requests, shared_wavefronts, shared_bank_conflicts;
+};
+static_assert(sizeof(PcCounters) == 88);
 
 // Capacities of the counter block's arrays; the simulator's pipes, tensor types and
 // stall reasons fit in them (static_asserts in the simulator).
@@ -89,6 +113,9 @@ struct KernelCounters {
   // Execution (kCountersExecution), continued: bytes the active lanes of global
   // accesses asked for (active lanes x access size), to set against the sectors moved.
   uint64_t global_load_bytes, global_store_bytes, global_atomic_bytes;
+  // kReportPcCounters: the launch's records are pc area records [pc_first, pc_first +
+  // pc_count); pc_executed distinct instructions ran.
+  uint32_t pc_first, pc_count, pc_executed, pc_reserved;
 };
 
 enum class ReportOp : uint32_t { kLaunch = 1, kCopy = 2, kFill = 3 };

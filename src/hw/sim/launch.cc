@@ -133,6 +133,13 @@ PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
   launch.start_time_ns = ctx.timeline->kernel_earliest_start(ctx.channel, ctx.priority) +
                          static_cast<uint64_t>(std::max<int64_t>(ctx.config->launch_overhead_ns, 0));
   launch.check_hazards = hazard_check_from_environment();
+  // kReportPcCounters (hw/contract/report.h): the grid's per-instruction counts.
+  std::vector<PcCounters> pc_records;
+  constexpr uint32_t kPcFlags = kReportCounters | kReportPcCounters;
+  const bool pc_report = ctx.report != nullptr &&
+                         (ctx.report_state->flags & kPcFlags) == kPcFlags &&
+                         ctx.report_state->pc_capacity > 0;
+  if (pc_report) launch.pc_counters = &pc_records;
   GridStats stats;
   // The detailed model replays SM 0's recorded warps cycle by cycle (hw/perf/detailed/).
   const Timing timing = timing_mode();
@@ -202,6 +209,16 @@ PacketOutcome run_grid(const PacketContext& ctx, const LaunchPacket& packet) {
     }
   }
   perf_log_kernel(*ctx.timeline, ctx.channel, packet, iv, time, ks);
+  // The pc records before the report (the command processor stores it once the packet
+  // is done); an unmapped record faults the channel unless the grid faulted first.
+  uint64_t pc_fault_va = 0;
+  const bool pc_stored = !pc_report || store_pc_counters(*ctx.walker, ctx.report_state, pc_records,
+                                                         &ctx.report->counters, &pc_fault_va);
+  if (record.kind == FaultKind::kNone && !pc_stored) {
+    PacketOutcome o = PacketOutcome::fault_at(ctx.channel, FaultKind::kUnmapped, pc_fault_va);
+    o.fault.kernel_id = packet.kernel_id;
+    return o;
+  }
   if (record.kind == FaultKind::kNone) return PacketOutcome::done();
   PacketOutcome o = PacketOutcome::fault_at(ctx.channel, record.kind, record.address);
   o.fault.pc = record.pc;

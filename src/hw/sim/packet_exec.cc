@@ -204,8 +204,18 @@ PacketOutcome execute_packet(const PacketContext& ctx, PacketOp op, const uint32
     case PacketOp::kReport: {
       ReportPacket p;
       if (!read_payload(payload, dwords, &p)) return bad();
+      if ((p.flags & ~kKnownReportFlags) != 0) return bad();
       if (p.va % 8 != 0) return PacketOutcome::fault_at(ctx.channel, FaultKind::kMisaligned, p.va);
-      if (ctx.report_state != nullptr) *ctx.report_state = ReportState{p.va, p.flags, 0};
+      if (p.pc_va % 8 != 0)
+        return PacketOutcome::fault_at(ctx.channel, FaultKind::kMisaligned, p.pc_va);
+      if (ctx.report_state != nullptr) {
+        ReportState& r = *ctx.report_state;
+        r = ReportState{};
+        r.va = p.va;
+        r.flags = p.flags;
+        r.pc_va = p.pc_va;
+        r.pc_capacity = p.pc_capacity;
+      }
       return PacketOutcome::done();
     }
     case PacketOp::kHostTime: {

@@ -13,6 +13,7 @@ static_assert(perf::kNumPipes <= kCounterPipes);
 static_assert(perf::kNumTensorTypes <= kCounterTensorTypes);
 static_assert(perf::kNumStallReasons <= kCounterStallReasons);
 static_assert(sizeof(WorkReport) % 8 == 0);
+static_assert(offsetof(WorkReport, written) % 4 == 0);
 
 void fill_counters(const perf::KernelStats& st, const perf::KernelTime& t,
                    const perf::DetailedResult* detailed, ReportTiming timing, KernelCounters* c) {
@@ -86,28 +87,59 @@ void fill_counters(const perf::KernelStats& st, const perf::KernelTime& t,
   }
 }
 
-bool store_report(const PageWalker& walker, ReportState* state, WorkReport report,
-                  uint64_t* fault_va) {
-  const uint64_t va = state->va + uint64_t{state->index} * sizeof(WorkReport);
-  ++state->index;
-  report.written = 0;
-  const auto* bytes = reinterpret_cast<const uint8_t*>(&report);
-  uint32_t* written = nullptr;
-  for (uint64_t done = 0; done < sizeof(report);) {
+namespace {
+
+// Copies `size` bytes to `va` through the channel's page table, page by page. False at
+// the first byte not mapped writable (*fault_va); the bytes before it are stored.
+bool store_bytes(const PageWalker& walker, uint64_t va, const void* src, uint64_t size,
+                 uint64_t* fault_va) {
+  const auto* bytes = static_cast<const uint8_t*>(src);
+  for (uint64_t done = 0; done < size;) {
     Translation t;
     if (!walker.walk(va + done, &t) || !t.writable) {
       *fault_va = va + done;
       return false;
     }
     const uint64_t in_page = t.page_size - ((va + done) - t.page_va);
-    const uint64_t n = std::min<uint64_t>(in_page, sizeof(report) - done);
-    uint8_t* dst = t.host_page + ((va + done) - t.page_va);
-    std::memcpy(dst, bytes + done, n);
-    const uint64_t flag = offsetof(WorkReport, written);
-    if (flag >= done && flag < done + n) written = reinterpret_cast<uint32_t*>(dst + (flag - done));
+    const uint64_t n = std::min<uint64_t>(in_page, size - done);
+    std::memcpy(t.host_page + ((va + done) - t.page_va), bytes + done, n);
     done += n;
   }
+  return true;
+}
+
+}  // namespace
+
+bool store_report(const PageWalker& walker, ReportState* state, WorkReport report,
+                  uint64_t* fault_va) {
+  const uint64_t va = state->va + uint64_t{state->index} * sizeof(WorkReport);
+  ++state->index;
+  report.written = 0;
+  if (!store_bytes(walker, va, &report, sizeof(report), fault_va)) return false;
+  // `written` (4-byte aligned, so within one page) last, with release.
+  const uint64_t flag = va + offsetof(WorkReport, written);
+  Translation t;
+  if (!walker.walk(flag, &t) || !t.writable) {
+    *fault_va = flag;
+    return false;
+  }
+  auto* written = reinterpret_cast<uint32_t*>(t.host_page + (flag - t.page_va));
   std::atomic_ref<uint32_t>(*written).store(1, std::memory_order_release);
+  return true;
+}
+
+bool store_pc_counters(const PageWalker& walker, ReportState* state,
+                       const std::vector<PcCounters>& records, KernelCounters* counters,
+                       uint64_t* fault_va) {
+  const uint32_t room = state->pc_capacity - std::min(state->pc_used, state->pc_capacity);
+  const uint32_t n = static_cast<uint32_t>(std::min<size_t>(records.size(), room));
+  counters->pc_first = state->pc_used;
+  counters->pc_count = n;
+  counters->pc_executed = static_cast<uint32_t>(records.size());
+  const uint64_t va = state->pc_va + uint64_t{state->pc_used} * sizeof(PcCounters);
+  if (!store_bytes(walker, va, records.data(), uint64_t{n} * sizeof(PcCounters), fault_va))
+    return false;
+  state->pc_used += n;
   return true;
 }
 

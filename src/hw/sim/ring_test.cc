@@ -231,5 +231,42 @@ TEST_F(RingTest, MisalignedReportAddressIsAFault) {
   EXPECT_EQ(d_.reg(REG_FAULT_KIND), static_cast<uint32_t>(FaultKind::kMisaligned));
 }
 
+TEST_F(RingTest, UnknownReportFlagIsABadPacket) {
+  d_.write_packet(0, PacketOp::kReport, ReportPacket{kVa, kKnownReportFlags + 1, 0, 0});
+  d_.doorbell(0);
+  ASSERT_TRUE(wait_for([&] { return d_.ch_reg(0, REG_CH_STATUS) == 1; }));
+  EXPECT_EQ(d_.reg(REG_FAULT_KIND), static_cast<uint32_t>(FaultKind::kBadPacket));
+}
+
+TEST_F(RingTest, MisalignedPcAreaIsAFault) {
+  const uint32_t flags = kReportCounters | kReportPcCounters;
+  d_.write_packet(0, PacketOp::kReport, ReportPacket{kVa, flags, 4, kVa + 0x1004});
+  d_.doorbell(0);
+  ASSERT_TRUE(wait_for([&] { return d_.ch_reg(0, REG_CH_STATUS) == 1; }));
+  EXPECT_EQ(d_.reg(REG_FAULT_KIND), static_cast<uint32_t>(FaultKind::kMisaligned));
+  EXPECT_EQ(d_.reg(REG_FAULT_ADDR_LO), static_cast<uint32_t>(kVa + 0x1004));
+}
+
+// Copies and fills are reported, but only launches store per-instruction records.
+TEST_F(RingTest, CopiesStoreNoPcRecords) {
+  constexpr uint64_t kPcArea = 0x8000;
+  std::memset(d_.vram() + TestDevice::kDataBase + kPcArea, 0xab, sizeof(PcCounters));
+  d_.write_packet(
+      0, PacketOp::kReport,
+      ReportPacket{kVa + 0xa000, kReportCounters | kReportPcCounters, 4, kVa + kPcArea});
+  d_.write_packet(0, PacketOp::kCopy, CopyPacket{kVa, kVa + 0x1000, 64});
+  release(0, kSemVa, 1);
+  d_.doorbell(0);
+  ASSERT_TRUE(wait_sem(kSemPa, 1));
+  ASSERT_EQ(d_.ch_reg(0, REG_CH_STATUS), 0u);
+  WorkReport r;
+  std::memcpy(&r, d_.vram() + TestDevice::kDataBase + 0xa000, sizeof(r));
+  EXPECT_EQ(r.written, 1u);
+  EXPECT_EQ(r.op, static_cast<uint32_t>(ReportOp::kCopy));
+  uint8_t area[sizeof(PcCounters)];
+  std::memcpy(area, d_.vram() + TestDevice::kDataBase + kPcArea, sizeof(area));
+  for (uint8_t b : area) EXPECT_EQ(b, 0xab);
+}
+
 }  // namespace
 }  // namespace strata::hw::sim

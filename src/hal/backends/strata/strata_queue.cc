@@ -92,11 +92,14 @@ class StrataQueue final : public Queue {
 
   bool reports_work() const override { return true; }
 
-  void emit_report(uint64_t va, bool counters) {
+  void emit_report(const WorkReports& r) {
     const size_t at = dwords_.size();
     dwords_.resize(at + 1 + sizeof(hw::ReportPacket) / 4);
     dwords_[at] = hw::PacketHeader::make(hw::PacketOp::kReport, sizeof(hw::ReportPacket) / 4).raw;
-    const hw::ReportPacket p{va, counters ? hw::kReportCounters : 0u, 0};
+    const bool pcs = r.va != 0 && r.counters && r.pc_va != 0 && r.pc_capacity != 0;
+    const uint32_t flags =
+        r.va == 0 || !r.counters ? 0u : hw::kReportCounters | (pcs ? hw::kReportPcCounters : 0u);
+    const hw::ReportPacket p{r.va, flags, pcs ? r.pc_capacity : 0u, pcs ? r.pc_va : 0u};
     std::memcpy(&dwords_[at + 1], &p, sizeof(p));
   }
 
@@ -132,9 +135,9 @@ class StrataQueue final : public Queue {
     for (const SemaphoreValue& v : wait) emit_sem(hw::PacketOp::kSemAcquire, v);
     if (cb != nullptr) {
       const auto& body = command_buffer_dwords(*cb);
-      if (reports.va != 0) emit_report(reports.va, reports.counters);
+      if (reports.va != 0) emit_report(reports);
       dwords_.insert(dwords_.end(), body.begin(), body.end());
-      if (reports.va != 0) emit_report(0, false);
+      if (reports.va != 0) emit_report(WorkReports{});
     }
     for (const SemaphoreValue& v : signal) emit_sem(hw::PacketOp::kSemRelease, v);
     kmd::KmdSubmit s{channel_, static_cast<uint32_t>(dwords_.size()), dwords_.data(), 0};

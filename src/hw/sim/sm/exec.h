@@ -10,6 +10,7 @@
 #include "hw/config/arch_config.h"
 #include "hw/contract/fault.h"
 #include "hw/contract/packets.h"
+#include "hw/contract/report.h"
 #include "hw/perf/kernel_stats.h"
 #include "hw/sim/memory.h"
 
@@ -62,6 +63,11 @@ struct GridLaunch {
   // Records the instruction and address streams of SM 0's CTAs into this recorder
   // (caller-owned, hw/sim/sm/trace_hook.h) for the detailed timing model; null: off.
   perf::TraceRecorder* trace = nullptr;
+  // Receives one record per instruction of the program that ran (warp_instructions != 0;
+  // the end sentinel excluded), by ascending pc, with the grid's per-instruction counts
+  // (hw/sim/sm/stats.h), also when the grid faulted part-way; the same whatever the
+  // number of worker threads. Null: not collected. Caller-owned; replaced, not appended.
+  std::vector<PcCounters>* pc_counters = nullptr;
 };
 
 // Executes every CTA of the grid on the SM worker threads (STRATA_THREADS, default:

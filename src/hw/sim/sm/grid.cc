@@ -400,6 +400,7 @@ void worker_main(Scheduler& s, int self) {
 
 FaultRecord execute_grid(const GridLaunch& launch, GridStats* stats) {
   const LaunchPacket* p = launch.packet;
+  if (launch.pc_counters != nullptr) launch.pc_counters->clear();
   if (p == nullptr || launch.program == nullptr || launch.memory == nullptr ||
       launch.config == nullptr) {
     return bad_packet(p, "incomplete launch (packet, program, memory and config are required)");
@@ -509,6 +510,11 @@ FaultRecord execute_grid(const GridLaunch& launch, GridStats* stats) {
   }
   if (stats != nullptr)
     for (const auto& w : s.workers) fold_pc_counts(*g.program, *w, &stats->kernel);  // stats.h
+  if (launch.pc_counters != nullptr) {
+    std::vector<PcCount> sum;
+    for (const auto& w : s.workers) add_pc_counts(*g.program, *w, &sum);
+    *launch.pc_counters = pc_counters_of(sum);
+  }
   std::lock_guard<std::mutex> lock(g.fault_mutex);
   return g.fault;
 }

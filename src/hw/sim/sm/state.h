@@ -140,10 +140,17 @@ class SmInstructionCounts {
 };
 
 // Executions of one instruction by one worker: warp instructions and the active lanes
-// (the running group's lanes, guard-predicated-off ones included) summed over them.
+// (the running group's lanes, guard-predicated-off ones included) summed over them, and
+// what its memory accesses added to the worker's KernelStats (stats.h), so that the sum
+// over pcs equals the kernel's counts: global requests, sectors and bytes (loads,
+// stores and atomics), local requests and sectors (loads and stores), and the shared
+// counts.
 struct PcCount {
   uint64_t warps = 0;
   uint64_t lanes = 0;
+  uint64_t global_requests = 0, global_sectors = 0, global_bytes = 0;
+  uint64_t local_requests = 0, local_sectors = 0;
+  uint64_t shared_requests = 0, shared_wavefronts = 0, shared_bank_conflicts = 0;
 };
 
 // One worker thread's private state.
@@ -157,8 +164,8 @@ struct alignas(kCacheLine) Worker {
   SmInstructionCounts sm_instructions;  // the SMs' counters (SmState::instructions)
   perf::KernelStats stats;           // this worker's share of the grid's statistics
   // ---- statistics collection (hw/sim/sm/stats.h) ----
-  // Warp instructions and active lanes per program counter (index = pc, size() + 1
-  // entries once run_warp has sized it), folded by fold_pc_counts when the grid ends.
+  // Executions and memory counts per program counter (index = pc, size() + 1 entries
+  // once run_warp has sized it), folded by fold_pc_counts when the grid ends.
   std::vector<PcCount> pc_counts;
   perf::TraceRecorder* trace = nullptr;  // GridLaunch::trace (hw/sim/sm/trace_hook.h)
 

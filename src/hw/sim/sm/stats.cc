@@ -83,6 +83,13 @@ inline uint64_t bits_below(uint32_t k, int h) {
   return in_word == 64 ? ~uint64_t{0} : (uint64_t{1} << in_word) - 1;
 }
 
+// The per-pc counters of the instruction being executed: handlers run with c.pc already
+// past it (run_group in warp_run.cc) and the memory handlers do not change c.pc; run_warp
+// has sized pc_counts (stats.h).
+inline PcCount& executing(ExecContext& c) {
+  return c.worker->pc_counts[c.pc - 1];
+}
+
 // Turns sector indices into sector addresses and hands them to the cache models.
 void record_sectors(ExecContext& c, AccessKind kind, uint64_t* s, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) s[i] <<= 5;
@@ -133,9 +140,14 @@ void count_global(ExecContext& c, AccessKind kind, uint32_t m, const uint64_t* a
   perf::MemoryCounts& mc = kind == AccessKind::kLoad    ? k.global_loads
                            : kind == AccessKind::kStore ? k.global_stores
                                                         : k.global_atomics;
+  const uint64_t asked = uint64_t{static_cast<uint32_t>(std::popcount(m))} * bytes;
   ++mc.requests;
   mc.sectors += n;
-  mc.bytes += uint64_t{static_cast<uint32_t>(std::popcount(m))} * bytes;
+  mc.bytes += asked;
+  PcCount& pc = executing(c);
+  ++pc.global_requests;
+  pc.global_sectors += n;
+  pc.global_bytes += asked;
   record_sectors(c, kind, s, n);
 }
 
@@ -169,9 +181,14 @@ void count_global_in_block(ExecContext& c, AccessKind kind, uint32_t m, const ui
   perf::MemoryCounts& mc = kind == AccessKind::kLoad    ? k.global_loads
                            : kind == AccessKind::kStore ? k.global_stores
                                                         : k.global_atomics;
+  const uint64_t asked = uint64_t{static_cast<uint32_t>(std::popcount(m))} * bytes;
   ++mc.requests;
   mc.sectors += n;
-  mc.bytes += uint64_t{static_cast<uint32_t>(std::popcount(m))} * bytes;
+  mc.bytes += asked;
+  PcCount& pc = executing(c);
+  ++pc.global_requests;
+  pc.global_sectors += n;
+  pc.global_bytes += asked;
   record_block_access(c, kind, block, bits);
 }
 
@@ -192,13 +209,18 @@ void count_local(ExecContext& c, bool store, uint32_t m, const uint64_t* offsets
   perf::MemoryCounts& mc = store ? c.worker->stats.local_stores : c.worker->stats.local_loads;
   ++mc.requests;
   mc.sectors += n;
+  PcCount& pc = executing(c);
+  ++pc.local_requests;
+  pc.local_sectors += n;
   record_sectors(c, store ? AccessKind::kLocalStore : AccessKind::kLocalLoad, s, n);
 }
 
 void count_shared(ExecContext& c, uint32_t m, const uint32_t* offsets, uint32_t bytes,
                   bool atomic) {
   perf::KernelStats& k = c.worker->stats;
+  PcCount& pc = executing(c);
   ++k.shared_requests;
+  ++pc.shared_requests;
   if (m == ~0u && bytes <= 4 && !atomic) {
     // The common cases of a whole warp's narrow access, without sorting: every lane in a
     // bank of its own, or every lane in one word (a broadcast); one wavefront each.
@@ -209,6 +231,7 @@ void count_shared(ExecContext& c, uint32_t m, const uint32_t* offsets, uint32_t 
     }
     if (banks == ~0u || differ == 0) {
       ++k.shared_wavefronts;
+      ++pc.shared_wavefronts;
       if (c.worker->trace != nullptr) [[unlikely]]
         trace_shared(c, 1);
       return;
@@ -234,6 +257,8 @@ void count_shared(ExecContext& c, uint32_t m, const uint32_t* offsets, uint32_t 
   }
   k.shared_wavefronts += wavefronts;
   k.shared_bank_conflicts += wavefronts - minimum;
+  pc.shared_wavefronts += wavefronts;
+  pc.shared_bank_conflicts += wavefronts - minimum;
   if (c.worker->trace != nullptr) [[unlikely]]
     trace_shared(c, static_cast<uint32_t>(wavefronts));
 }
@@ -339,6 +364,48 @@ void fold_pc_counts(const Program& program, const Worker& w, perf::KernelStats* 
       out->tensor_fmas[static_cast<int>(type)] += k.warps * static_cast<uint64_t>(d.m) * d.n * d.k;
     }
   }
+}
+
+void add_pc_counts(const Program& program, const Worker& w, std::vector<PcCount>* sum) {
+  sum->resize(program.size());
+  const size_t n = std::min<size_t>(w.pc_counts.size(), program.size());
+  for (size_t pc = 0; pc < n; ++pc) {
+    const PcCount& k = w.pc_counts[pc];
+    if (k.warps == 0) continue;
+    PcCount& s = (*sum)[pc];
+    s.warps += k.warps;
+    s.lanes += k.lanes;
+    s.global_requests += k.global_requests;
+    s.global_sectors += k.global_sectors;
+    s.global_bytes += k.global_bytes;
+    s.local_requests += k.local_requests;
+    s.local_sectors += k.local_sectors;
+    s.shared_requests += k.shared_requests;
+    s.shared_wavefronts += k.shared_wavefronts;
+    s.shared_bank_conflicts += k.shared_bank_conflicts;
+  }
+}
+
+std::vector<PcCounters> pc_counters_of(const std::vector<PcCount>& sum) {
+  std::vector<PcCounters> out;
+  for (size_t pc = 0; pc < sum.size(); ++pc) {
+    const PcCount& k = sum[pc];
+    if (k.warps == 0) continue;
+    PcCounters r{};
+    r.pc = static_cast<uint32_t>(pc);
+    r.warp_instructions = k.warps;
+    r.thread_instructions = k.lanes;
+    r.global_requests = k.global_requests;
+    r.global_sectors = k.global_sectors;
+    r.global_bytes = k.global_bytes;
+    r.local_requests = k.local_requests;
+    r.local_sectors = k.local_sectors;
+    r.shared_requests = k.shared_requests;
+    r.shared_wavefronts = k.shared_wavefronts;
+    r.shared_bank_conflicts = k.shared_bank_conflicts;
+    out.push_back(r);
+  }
+  return out;
 }
 
 }  // namespace strata::hw::sim

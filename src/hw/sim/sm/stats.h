@@ -7,8 +7,10 @@
 //   multiply-adds when the grid ends. The per-pc counts stay available as a
 //   per-instruction profile.
 // - Memory: the memory handlers call the count_* functions below once per warp
-//   instruction with at least one active lane; they add to Worker::stats and pass the
-//   coalesced sectors to the cache models (record_memory_access, mem_model.h).
+//   instruction with at least one active lane; they add to Worker::stats, add the same
+//   global, local and shared counts to Worker::pc_counts of the executing instruction
+//   (so the per-pc counts sum to the kernel's), and pass the coalesced sectors to the
+//   cache models (record_memory_access, mem_model.h).
 // - Barriers: h_bar counts arrivals and waits.
 //
 // Models (what is counted):
@@ -42,7 +44,9 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "hw/contract/report.h"
 #include "hw/perf/kernel_stats.h"
 #include "hw/sim/sm/mem_model.h"
 #include "hw/sim/sm/state.h"
@@ -111,5 +115,11 @@ class TexelSectors {
 // is not counted). Called once per worker when the grid has finished (execute_grid,
 // which merges Worker::stats itself).
 void fold_pc_counts(const Program& program, const Worker& w, perf::KernelStats* out);
+
+// Adds `w`'s per-pc counts of the program's instructions (the end sentinel excluded) to
+// `sum` (program.size() entries). Sums do not depend on which worker ran what.
+void add_pc_counts(const Program& program, const Worker& w, std::vector<PcCount>* sum);
+// The records of `sum`'s executed instructions (warps != 0), by ascending pc.
+std::vector<PcCounters> pc_counters_of(const std::vector<PcCount>& sum);
 
 }  // namespace strata::hw::sim

@@ -340,6 +340,95 @@ std::optional<Verdict> divergence_verdict(const KernelGroup& g) {
                  "that are multiples of 32"};
 }
 
+// The line with the largest score (> 0), or null.
+template <typename F>
+const SourceLine* top_line(const std::vector<SourceLine>& lines, F&& score) {
+  const SourceLine* best = nullptr;
+  double best_score = 0;
+  for (const SourceLine& s : lines) {
+    const double v = score(s);
+    if (v > best_score) best = &s, best_score = v;
+  }
+  return best;
+}
+
+std::string line_name(const SourceLine& s) {
+  return s.ptx ? fmt::format("{} PTX line {}", s.file, s.line) : fmt::format("{}:{}", s.file, s.line);
+}
+
+double share_pct(double part, double whole) {
+  return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+// Verdict::where for a kernel verdict (advise.h, "Source lines").
+std::string where_for(VerdictKind kind, const std::vector<SourceLine>& lines) {
+  double total = 0;
+  const SourceLine* s = nullptr;
+  switch (kind) {
+    case VerdictKind::kUncoalesced: {
+      const auto excess = [](const SourceLine& l) {
+        return static_cast<double>(l.global_sectors) - static_cast<double>(l.global_bytes) / 32.0;
+      };
+      for (const SourceLine& l : lines) total += std::max(0.0, excess(l));
+      if ((s = top_line(lines, excess)) == nullptr) return "";
+      return fmt::format(
+          "{}: {} global sectors in {} requests ({:.2f} per request) for {} requested, {:.1f}% "
+          "of the bytes moved used; {:.0f}% of the kernel's excess sectors",
+          line_name(*s), s->global_sectors, s->global_requests,
+          s->global_requests ? static_cast<double>(s->global_sectors) / s->global_requests : 0.0,
+          fmt_bytes(static_cast<double>(s->global_bytes)),
+          share_pct(static_cast<double>(s->global_bytes), 32.0 * s->global_sectors),
+          share_pct(excess(*s), total));
+    }
+    case VerdictKind::kBankConflicts: {
+      const auto conflicts = [](const SourceLine& l) {
+        return static_cast<double>(l.shared_bank_conflicts);
+      };
+      for (const SourceLine& l : lines) total += conflicts(l);
+      if ((s = top_line(lines, conflicts)) == nullptr) return "";
+      return fmt::format(
+          "{}: {} bank conflicts in {} shared requests ({} wavefronts); {:.0f}% of the kernel's "
+          "conflicts",
+          line_name(*s), s->shared_bank_conflicts, s->shared_requests, s->shared_wavefronts,
+          share_pct(conflicts(*s), total));
+    }
+    case VerdictKind::kDivergence: {
+      const auto idle = [](const SourceLine& l) {
+        return 32.0 * static_cast<double>(l.warp_instructions) -
+               static_cast<double>(l.thread_instructions);
+      };
+      for (const SourceLine& l : lines) total += std::max(0.0, idle(l));
+      if ((s = top_line(lines, idle)) == nullptr) return "";
+      return fmt::format(
+          "{}: {:.1f} active threads per warp instruction over {} warp instructions; {:.0f}% of "
+          "the kernel's idle lanes",
+          line_name(*s),
+          s->warp_instructions ? static_cast<double>(s->thread_instructions) / s->warp_instructions
+                               : 0.0,
+          s->warp_instructions, share_pct(idle(*s), total));
+    }
+    case VerdictKind::kMemoryBound: {
+      const auto sectors = [](const SourceLine& l) {
+        return static_cast<double>(l.global_sectors + l.local_sectors);
+      };
+      for (const SourceLine& l : lines) total += sectors(l);
+      if ((s = top_line(lines, sectors)) == nullptr) return "";
+      return fmt::format("{}: {} global and local sectors; {:.0f}% of the kernel's", line_name(*s),
+                         s->global_sectors + s->local_sectors, share_pct(sectors(*s), total));
+    }
+    case VerdictKind::kComputeBound:
+    case VerdictKind::kLatencyBound: {
+      const auto warps = [](const SourceLine& l) { return static_cast<double>(l.warp_instructions); };
+      for (const SourceLine& l : lines) total += warps(l);
+      if ((s = top_line(lines, warps)) == nullptr) return "";
+      return fmt::format("{}: {} warp instructions; {:.0f}% of the kernel's", line_name(*s),
+                         s->warp_instructions, share_pct(warps(*s), total));
+    }
+    default:
+      return "";
+  }
+}
+
 }  // namespace
 
 const char* verdict_name(VerdictKind kind) {
@@ -381,6 +470,7 @@ std::vector<Verdict> advise_kernel(const KernelGroup& group, const DeviceConfig&
                    [](const Verdict& a, const Verdict& b) { return a.severity > b.severity; });
   if (have) out.push_back(std::move(primary));
   for (auto& v : secondary) out.push_back(std::move(v));
+  for (Verdict& v : out) v.where = where_for(v.kind, group.source);
   return out;
 }
 
@@ -473,8 +563,9 @@ std::string format_advice(const Advice& advice) {
     if (k.verdicts.empty()) out += "  no verdict: no metrics for this kernel\n";
     int rank = 0;
     for (const Verdict& v : k.verdicts) {
-      out += fmt::format("  {}. [{}] {}\n     suggestion: {}\n", ++rank, verdict_name(v.kind),
-                         v.evidence, v.suggestion);
+      out += fmt::format("  {}. [{}] {}\n", ++rank, verdict_name(v.kind), v.evidence);
+      if (!v.where.empty()) out += fmt::format("     at: {}\n", v.where);
+      out += fmt::format("     suggestion: {}\n", v.suggestion);
     }
   }
   out += "\nProgram:\n";

@@ -15,8 +15,13 @@
 // Program verdicts: transfer-bound, serialised streams. The thresholds below are
 // documented in docs/profiler.md, section "Advisor".
 //
-// Source lines: Strata does not yet carry -lineinfo (.loc) into the kernel records, so
-// no verdict names a source line; the docs say so.
+// Source lines: with per-line counters (STRATA_KERNEL_SOURCE, summed over the group's
+// launches), a kernel verdict names the line that contributes most to it (`where`):
+// uncoalesced, the most global sectors beyond the bytes requested / 32; bank conflicts,
+// the most conflicts; divergence, the most idle lanes (32 x warp instructions - thread
+// instructions); memory-bound, the most global and local sectors; compute- and
+// latency-bound, the most warp instructions. Lines are the .loc lines of -lineinfo
+// builds, else PTX lines.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +30,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "prof/trace.h"
 
 namespace strata::prof {
 
@@ -71,6 +77,7 @@ struct Verdict {
   double severity = 0;   // in [0, 1]: the share of the unit's peak, or of the work, at stake
   std::string evidence;  // numbers from the data
   std::string suggestion;
+  std::string where;  // kernel verdicts: "file:line: figures" of the line most at fault
 };
 
 // One kernel name's launches, combined as described above.
@@ -81,6 +88,7 @@ struct KernelGroup {
   uint64_t total_ns = 0;
   std::map<std::string, double> metrics;
   std::map<std::string, double> counters;
+  std::vector<SourceLine> source;  // per line, summed over the launches
 };
 
 // The device config ("section.field" -> value) the verdicts compare against.

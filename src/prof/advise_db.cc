@@ -123,6 +123,28 @@ StatusOr<Advice> advise_database(const std::string& path) {
   RETURN_IF_ERROR(read_values("STRATA_KERNEL_METRICS", &metrics));
   RETURN_IF_ERROR(read_values("STRATA_KERNEL_COUNTERS", &counters));
   advice.has_metrics = !metrics.empty();
+  std::map<KernelKey, std::vector<SourceLine>> sources;
+  if (db.has("STRATA_KERNEL_SOURCE")) {
+    RETURN_IF_ERROR(db.query(
+        "SELECT globalPid, deviceId, gridId, file, line, isPtxLine, warpInstructions, "
+        "threadInstructions, globalRequests, globalSectors, globalBytes, localRequests, "
+        "localSectors, sharedRequests, sharedWavefronts, sharedBankConflicts "
+        "FROM STRATA_KERNEL_SOURCE",
+        [&](sqlite3_stmt* s) {
+          KernelKey key{Database::u64(s, 0), static_cast<uint32_t>(sqlite3_column_int64(s, 1)),
+                        Database::u64(s, 2)};
+          SourceLine l;
+          l.file = Database::text(s, 3);
+          l.line = static_cast<uint32_t>(sqlite3_column_int64(s, 4));
+          l.ptx = sqlite3_column_int64(s, 5) != 0;
+          uint64_t* fields[] = {&l.warp_instructions, &l.thread_instructions, &l.global_requests,
+                                &l.global_sectors,    &l.global_bytes,        &l.local_requests,
+                                &l.local_sectors,     &l.shared_requests,     &l.shared_wavefronts,
+                                &l.shared_bank_conflicts};
+          for (int i = 0; i < 10; ++i) *fields[i] = Database::u64(s, 6 + i);
+          sources[key].push_back(std::move(l));
+        }));
+  }
 
   std::vector<StreamWork> work;
   std::vector<Launch> launches;
@@ -179,6 +201,17 @@ StatusOr<Advice> advise_database(const std::string& path) {
       if (longest == nullptr || l->duration > longest->duration) longest = l;
     }
     combine(k.group, parts);
+    // Per-line counters add up over the launches (the same code).
+    std::map<std::tuple<bool, std::string, uint32_t>, SourceLine> lines;
+    for (const Launch* l : members) {
+      auto it = sources.find(l->key);
+      if (it == sources.end()) continue;
+      for (const SourceLine& s : it->second) {
+        auto [t, fresh] = lines.try_emplace({s.ptx, s.file, s.line}, s);
+        if (!fresh) add_counts(t->second, s);
+      }
+    }
+    for (auto& [line_key, s] : lines) k.group.source.push_back(std::move(s));
     if (auto it = counters.find(longest->key); it != counters.end()) k.group.counters = it->second;
     k.time_share = all_ns > 0 ? static_cast<double>(k.group.total_ns) / all_ns : 0;
     auto cfg = configs.find(key.first);

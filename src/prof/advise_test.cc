@@ -160,6 +160,53 @@ TEST(Advise, BankConflicts) {
   EXPECT_NE(v[1].evidence.find("94 of 100"), std::string::npos) << v[1].evidence;
 }
 
+// Per-line counters: each verdict names the line most at fault, with its figures, and
+// format_advice prints it under the verdict.
+TEST(Advise, VerdictsNameTheSourceLine) {
+  KernelGroup g = quiet_kernel();
+  g.metrics["l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"] = 16;
+  g.metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"] = 94;
+  SourceLine coalesced, strided, conflicted;
+  coalesced.file = strided.file = conflicted.file = "k.cu";
+  // 100 requests of 128 bytes in 4 sectors: no excess. Most sectors, most instructions.
+  coalesced.line = 10, coalesced.global_requests = 100, coalesced.global_sectors = 4000;
+  coalesced.global_bytes = 128000, coalesced.warp_instructions = 900;
+  coalesced.thread_instructions = 900 * 32;
+  // 10 requests of 128 bytes in 16 sectors: 120 excess sectors.
+  strided.line = 20, strided.global_requests = 10, strided.global_sectors = 160;
+  strided.global_bytes = 1280, strided.warp_instructions = 10, strided.thread_instructions = 320;
+  conflicted.line = 30, conflicted.shared_requests = 4, conflicted.shared_wavefronts = 98;
+  conflicted.shared_bank_conflicts = 94, conflicted.warp_instructions = 4;
+  conflicted.thread_instructions = 128;
+  g.source = {coalesced, strided, conflicted};
+  const auto v = advise_kernel(g, g1_config());
+  std::map<VerdictKind, std::string> where;
+  for (const Verdict& x : v) where[x.kind] = x.where;
+  ASSERT_TRUE(where.count(VerdictKind::kUncoalesced));
+  EXPECT_EQ(where[VerdictKind::kUncoalesced].rfind("k.cu:20: 160 global sectors in 10 requests "
+                                                   "(16.00 per request)", 0), 0u)
+      << where[VerdictKind::kUncoalesced];
+  EXPECT_NE(where[VerdictKind::kUncoalesced].find("25.0% of the bytes moved used; 100% of the "
+                                                  "kernel's excess"), std::string::npos)
+      << where[VerdictKind::kUncoalesced];
+  ASSERT_TRUE(where.count(VerdictKind::kBankConflicts));
+  EXPECT_EQ(where[VerdictKind::kBankConflicts].rfind("k.cu:30: 94 bank conflicts", 0), 0u);
+  ASSERT_TRUE(where.count(VerdictKind::kLatencyBound));
+  EXPECT_EQ(where[VerdictKind::kLatencyBound].rfind("k.cu:10: 900 warp instructions; 98%", 0), 0u)
+      << where[VerdictKind::kLatencyBound];
+  Advice advice;
+  advice.has_metrics = true;
+  advice.kernels.push_back({g, 1.0, v});
+  EXPECT_NE(format_advice(advice).find("\n     at: k.cu:20: "), std::string::npos);
+  // PTX lines say so; without lines no verdict has a location.
+  g.source = {strided};
+  g.source[0].file = "mod", g.source[0].ptx = true;
+  for (const Verdict& x : advise_kernel(g, g1_config()))
+    if (x.kind == VerdictKind::kUncoalesced) EXPECT_EQ(x.where.rfind("mod PTX line 20: ", 0), 0u);
+  g.source.clear();
+  for (const Verdict& x : advise_kernel(g, g1_config())) EXPECT_EQ(x.where, "");
+}
+
 TEST(Advise, DivergenceAndRanking) {
   KernelGroup g = quiet_kernel();
   g.metrics["smsp__thread_inst_executed_per_inst_executed.ratio"] = 28;  // above 27.2

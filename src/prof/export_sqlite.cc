@@ -104,6 +104,12 @@ CREATE TABLE STRATA_KERNEL_COUNTERS (globalPid INTEGER, deviceId INTEGER,
   correlationId INTEGER, gridId INTEGER, name TEXT, value REAL);
 CREATE TABLE STRATA_KERNEL_METRICS (globalPid INTEGER, deviceId INTEGER,
   correlationId INTEGER, gridId INTEGER, name TEXT, value REAL, unit TEXT);
+CREATE TABLE STRATA_KERNEL_SOURCE (globalPid INTEGER, deviceId INTEGER,
+  correlationId INTEGER, gridId INTEGER, file TEXT, line INTEGER, isPtxLine INTEGER,
+  warpInstructions INTEGER, threadInstructions INTEGER, globalRequests INTEGER,
+  globalSectors INTEGER, globalBytes INTEGER, localRequests INTEGER, localSectors INTEGER,
+  sharedRequests INTEGER, sharedWavefronts INTEGER, sharedBankConflicts INTEGER,
+  partial INTEGER);
 )sql";
 
 
@@ -619,6 +625,16 @@ class Exporter {
       for (const auto& [name, value] : k.counters) {
         db_.run("INSERT INTO STRATA_KERNEL_COUNTERS VALUES (?,?,?,?,?,?)",
                 {global_pid(k.pid), k.device_id, k.correlation_id, k.grid_id, name, value});
+      }
+    }
+    for (const Kernel& k : trace_.kernels) {
+      for (const SourceLine& s : k.source) {
+        db_.run("INSERT INTO STRATA_KERNEL_SOURCE VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                {global_pid(k.pid), k.device_id, k.correlation_id, k.grid_id,
+                 std::string_view(s.file), s.line, s.ptx ? 1 : 0, s.warp_instructions,
+                 s.thread_instructions, s.global_requests, s.global_sectors, s.global_bytes,
+                 s.local_requests, s.local_sectors, s.shared_requests, s.shared_wavefronts,
+                 s.shared_bank_conflicts, k.source_partial ? 1 : 0});
       }
     }
     if (options_.metrics) write_metrics();

@@ -31,6 +31,7 @@ struct Out {
   void operator()(const char* name, const std::map<std::string, double>& v) {
     if (!v.empty()) j[name] = v;
   }
+  void operator()(const char* name, const std::vector<SourceLine>& v);
 };
 
 struct In {
@@ -56,6 +57,7 @@ struct In {
     auto it = j.find(name);
     if (it != j.end()) v = static_cast<E>(it->get<uint32_t>());
   }
+  void operator()(const char* name, std::vector<SourceLine>& v);
 };
 
 template <typename F>
@@ -108,6 +110,55 @@ void work_fields(DeviceWork& r, F&& f) {
   f("graph_node_id", r.graph_node_id);
 }
 template <typename F>
+void fields(SourceLine& r, F&& f) {
+  f("file", r.file), f("line", r.line), f("ptx", r.ptx);
+  f("warp_instructions", r.warp_instructions), f("thread_instructions", r.thread_instructions);
+  f("global_requests", r.global_requests), f("global_sectors", r.global_sectors);
+  f("global_bytes", r.global_bytes), f("local_requests", r.local_requests);
+  f("local_sectors", r.local_sectors), f("shared_requests", r.shared_requests);
+  f("shared_wavefronts", r.shared_wavefronts);
+  f("shared_bank_conflicts", r.shared_bank_conflicts);
+}
+
+}  // namespace
+
+void add_counts(SourceLine& to, const SourceLine& from) {
+  to.warp_instructions += from.warp_instructions;
+  to.thread_instructions += from.thread_instructions;
+  to.global_requests += from.global_requests;
+  to.global_sectors += from.global_sectors;
+  to.global_bytes += from.global_bytes;
+  to.local_requests += from.local_requests;
+  to.local_sectors += from.local_sectors;
+  to.shared_requests += from.shared_requests;
+  to.shared_wavefronts += from.shared_wavefronts;
+  to.shared_bank_conflicts += from.shared_bank_conflicts;
+}
+
+namespace {
+
+void Out::operator()(const char* name, const std::vector<SourceLine>& v) {
+  if (v.empty()) return;
+  Json a = Json::array();
+  for (const SourceLine& s : v) {
+    Json o;
+    fields(const_cast<SourceLine&>(s), Out{o});
+    a.push_back(std::move(o));
+  }
+  j[name] = std::move(a);
+}
+
+void In::operator()(const char* name, std::vector<SourceLine>& v) {
+  auto it = j.find(name);
+  if (it == j.end() || !it->is_array()) return;
+  for (const Json& o : *it) {
+    SourceLine s;
+    fields(s, In{o});
+    v.push_back(std::move(s));
+  }
+}
+
+template <typename F>
 void fields(Kernel& r, F&& f) {
   work_fields(r, f);
   f("name", r.name), f("grid_id", r.grid_id), f("grid", r.grid), f("block", r.block);
@@ -115,6 +166,7 @@ void fields(Kernel& r, F&& f) {
   f("dynamic_shared", r.dynamic_shared), f("local_per_thread", r.local_per_thread);
   f("local_total", r.local_total), f("shared_config", r.shared_config);
   f("cooperative", r.cooperative), f("faulted", r.faulted), f("counters", r.counters);
+  f("source", r.source), f("source_partial", r.source_partial);
 }
 template <typename F>
 void fields(Memcpy& r, F&& f) {

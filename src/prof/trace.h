@@ -119,6 +119,20 @@ struct DeviceWork {
   uint64_t graph_node_id = 0;   // the graph node's id, else 0
 };
 
+// One source line's share of a kernel's work: the per-instruction counters
+// (hw::PcCounters) of the instructions the line table maps to it, summed.
+struct SourceLine {
+  std::string file;  // the .loc file (-lineinfo); with `ptx`, the PTX module's name
+  uint32_t line = 0;
+  bool ptx = false;  // `line` is a PTX line: the kernel has no .loc for these instructions
+  uint64_t warp_instructions = 0, thread_instructions = 0;
+  uint64_t global_requests = 0, global_sectors = 0, global_bytes = 0;
+  uint64_t local_requests = 0, local_sectors = 0;
+  uint64_t shared_requests = 0, shared_wavefronts = 0, shared_bank_conflicts = 0;
+};
+// Adds `from`'s counts to `to` (its file and line stay).
+void add_counts(SourceLine& to, const SourceLine& from);
+
 struct Kernel : DeviceWork {
   std::string name;  // mangled (the symbol); exporters demangle
   uint64_t grid_id = 0;
@@ -135,6 +149,11 @@ struct Kernel : DeviceWork {
   // ("warp_instructions", "pipe_warp_instructions.fma", "stall_cycles.memory", ...),
   // present only when metrics were collected and only those the timing mode produced.
   std::map<std::string, double> counters;
+  // With counters, per source line (file, line ascending); empty when the kernel's module
+  // has no line table. `source_partial`: the device dropped some instructions' counters
+  // (the report's pc area was full), so the lines do not add up to the counters.
+  std::vector<SourceLine> source;
+  bool source_partial = false;
 };
 
 struct Memcpy : DeviceWork {

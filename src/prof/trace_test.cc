@@ -32,6 +32,13 @@ Trace sample() {
   k.graph_id = 5, k.graph_node_id = 6, k.name = "_Z1kv", k.grid[0] = 40, k.block[0] = 256;
   k.counters["warp_instructions"] = 1234;
   k.counters["stall_cycles.memory"] = 0.5;
+  SourceLine line;
+  line.file = "k.cu", line.line = 12, line.warp_instructions = 7, line.global_sectors = 99;
+  line.shared_bank_conflicts = 3;
+  k.source.push_back(line);
+  line.file = "k.ptx", line.line = 40, line.ptx = true;
+  k.source.push_back(line);
+  k.source_partial = true;
   t.kernels.push_back(k);
   Memcpy m;
   m.pid = 7, m.start = 1000, m.end = 1100, m.bytes = 4096, m.copy_kind = 1, m.src_kind = 1;
@@ -75,6 +82,14 @@ TEST(Trace, RoundTripKeepsEveryField) {
   EXPECT_EQ(r->kernels[0].grid[0], 40u);
   EXPECT_EQ(r->kernels[0].graph_node_id, 6u);
   EXPECT_EQ(r->kernels[0].counters.at("stall_cycles.memory"), 0.5);
+  ASSERT_EQ(r->kernels[0].source.size(), 2u);
+  EXPECT_EQ(r->kernels[0].source[0].file, "k.cu");
+  EXPECT_EQ(r->kernels[0].source[0].line, 12u);
+  EXPECT_FALSE(r->kernels[0].source[0].ptx);
+  EXPECT_EQ(r->kernels[0].source[0].global_sectors, 99u);
+  EXPECT_EQ(r->kernels[0].source[0].shared_bank_conflicts, 3u);
+  EXPECT_TRUE(r->kernels[0].source[1].ptx);
+  EXPECT_TRUE(r->kernels[0].source_partial);
   EXPECT_EQ(r->memcpys[0].dst_kind, 3u);
   EXPECT_EQ(r->memsets[0].value, 0xabu);
   ASSERT_EQ(r->syncs.size(), 2u);

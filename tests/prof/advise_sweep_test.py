@@ -16,6 +16,10 @@ database, and checks the kernel's verdicts where the sweep must flip them:
   streams advise_streams M, M = 0 1: two non-blocking streams each run one small kernel;
           M = 0 waits for the first before launching the second ("serialised-streams" among
           the program's verdicts), M = 1 launches both before waiting (not serialised).
+With --lineinfo (the program built with nvcc -lineinfo) the stride and bank cases also
+check the verdict's source line ("at: FILE:LINE"): the line of the .cu file holding the
+strided load, or the column read of the tile, found by searching the source text. Without
+it, the uncoalesced verdict names a PTX line.
 The expected points come from the programs' access patterns, not from Strata's output."""
 import argparse
 import os
@@ -59,6 +63,47 @@ def advise(args, name, program_args, env=None):
     return kernels, adv.stdout
 
 
+def where_of(text, kernel_substring, verdict):
+    """The "at:" line of `verdict` for the kernel named like `kernel_substring`, or None."""
+    current = None
+    last = None
+    for line in text.splitlines():
+        m = re.match(r"Kernel \d+: (.*)$", line)
+        if m:
+            current = m.group(1)
+            continue
+        m = re.match(r"  \d+\. \[([a-z-]+)\]", line)
+        if m:
+            last = m.group(1)
+            continue
+        m = re.match(r"     at: (.*)$", line)
+        if m and current and kernel_substring in current and last == verdict:
+            return m.group(1)
+    return None
+
+
+def source_line(path, needle):
+    """1-based number of the only line of `path` containing `needle`."""
+    with open(path) as f:
+        hits = [i + 1 for i, l in enumerate(f) if needle in l and not l.lstrip().startswith("//")]
+    if len(hits) != 1:
+        raise SystemExit(f"FAIL: '{needle}' is on lines {hits} of {path}, expected one")
+    return hits[0]
+
+
+def check_where(failures, text, kernel, verdict, source, needle, lineinfo):
+    where = where_of(text, kernel, verdict)
+    if where is None:
+        failures.append(f"{verdict} of {kernel} names no source line:\n{text}")
+        return
+    if lineinfo:
+        want = f"{os.path.basename(source)}:{source_line(source, needle)}:"
+        if want not in where:
+            failures.append(f"{verdict} of {kernel}: expected {want} in '{where}'")
+    elif "PTX line" not in where:
+        failures.append(f"{verdict} of {kernel} without -lineinfo: expected a PTX line: '{where}'")
+
+
 def verdicts_of(kernels, substring, text):
     for name, verdicts in kernels.items():
         if substring in name:
@@ -73,6 +118,8 @@ def main():
     parser.add_argument("--program", required=True)
     parser.add_argument("--arch-dir", required=True)
     parser.add_argument("--workdir", required=True)
+    parser.add_argument("--source", help="the program's .cu file (source-line checks)")
+    parser.add_argument("--lineinfo", action="store_true", help="the program has -lineinfo")
     args = parser.parse_args()
     shutil.rmtree(args.workdir, ignore_errors=True)
     os.makedirs(args.workdir)
@@ -101,6 +148,9 @@ def main():
                 if not used or abs(float(used.group(1)) - want_used) > 0.1:
                     failures.append(f"stride {stride}: expected {want_used:.1f}% of the bytes "
                                     f"used: {flagged[0]}")
+                if args.source:
+                    check_where(failures, text, "strided_copy", "uncoalesced", args.source,
+                                "out[i] = 2.0f * in[static_cast<size_t>(i) * stride]", args.lineinfo)
         # Coalesced 16-byte accesses: 16 sectors per request, every byte used.
         kernels, text = advise(args, "vec4", ["1", "vec4"])
         verdicts = verdicts_of(kernels, "vec4_copy", text)
@@ -115,6 +165,9 @@ def main():
             print(f"padding {pad}: {names}")
             if pad == 0 and "bank-conflicts" not in names:
                 failures.append(f"padding 0 (32-way conflicts) not flagged:\n{text}")
+            if pad == 0 and args.source and "bank-conflicts" in names:
+                check_where(failures, text, "transpose", "bank-conflicts", args.source,
+                            "tile[threadIdx.x * pitch + r]", args.lineinfo)
             if pad == 1 and "bank-conflicts" in names:
                 failures.append(f"padding 1 (conflict-free) flagged:\n{text}")
             if "uncoalesced" in names:

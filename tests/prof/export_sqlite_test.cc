@@ -179,6 +179,14 @@ Trace make_trace() {
       kernel(kPidA, "my_c_kernel", 5400, 5900, 7, 10, 4),
       kernel(kPidB, "_ZN5outer5innerIiE4stepEv", 300, 400, 7, 1, 1),
   };
+  {
+    SourceLine a;
+    a.file = "vector_add.cu", a.line = 9, a.warp_instructions = 64, a.thread_instructions = 2048;
+    a.global_requests = 8, a.global_sectors = 32, a.global_bytes = 1024;
+    SourceLine b = a;
+    b.file = "ptx module", b.line = 31, b.ptx = true, b.shared_bank_conflicts = 5;
+    t.kernels[0].source = {a, b};
+  }
   t.kernels[2].graph_id = 77;
   t.kernels[2].graph_node_id = 0x500000001ull;
   t.kernels[3].cooperative = true;
@@ -624,6 +632,16 @@ TEST_F(ExportSqlite, StrataTables) {
   EXPECT_EQ(counters, expected);
   // Without --metrics the metrics table exists and is empty.
   EXPECT_EQ(db_->count("STRATA_KERNEL_METRICS"), 0);
+  // Per-line counters, keyed like the counters.
+  Rows lines = db_->rows(
+      "SELECT l.file, l.line, l.isPtxLine, l.warpInstructions, l.threadInstructions, "
+      "l.globalRequests, l.globalSectors, l.globalBytes, l.sharedBankConflicts, l.partial, "
+      "k.correlationId FROM STRATA_KERNEL_SOURCE l JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON "
+      "k.globalPid = l.globalPid AND k.deviceId = l.deviceId AND k.gridId = l.gridId AND "
+      "k.correlationId = l.correlationId ORDER BY l.isPtxLine");
+  Rows expected_lines = {{"vector_add.cu", "9", "0", "64", "2048", "8", "32", "1024", "0", "0", "3"},
+                         {"ptx module", "31", "1", "64", "2048", "8", "32", "1024", "5", "0", "3"}};
+  EXPECT_EQ(lines, expected_lines);
 }
 
 // The enum tables hold the published ids and labels.

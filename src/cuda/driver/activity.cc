@@ -14,6 +14,7 @@
 #include "cuda/driver/device_attributes.h"
 #include "cuda/driver/managed_memory.h"
 #include "cuda/driver/peer.h"
+#include "cuda/driver/source_lines.h"
 #include "cuda/driver/stream.h"
 #include "hw/config/arch_fields.h"
 #include "hw/perf/fast_model.h"
@@ -31,6 +32,8 @@ std::atomic<uint64_t> g_next_grid_id{1};
 
 // Slots per report chunk (one pinned allocation each).
 constexpr uint32_t kChunkSlots = 256;
+// Per-instruction counter records per chunk (88 bytes each: 1.4 MiB).
+constexpr uint32_t kPcChunkSlots = 16384;
 // How long harvest(wait) waits for outstanding reports before dropping them.
 constexpr auto kHarvestWaitLimit = std::chrono::seconds(60);
 
@@ -201,15 +204,22 @@ ScopedSync::~ScopedSync() {
 
 struct ActivityTracker::Chunk {
   std::shared_ptr<hal::Buffer> buffer;
-  hw::WorkReport* reports = nullptr;
+  void* base = nullptr;
   uint32_t capacity = 0;
   uint32_t used = 0;
   std::atomic<uint32_t> live{0};  // entries alive (Entry's destructor decrements)
+
+  hw::WorkReport* reports() const { return static_cast<hw::WorkReport*>(base); }
+  const hw::PcCounters* pcs() const { return static_cast<const hw::PcCounters*>(base); }
 };
 
 struct ActivityTracker::Entry {
   std::shared_ptr<Chunk> chunk;
   uint32_t first = 0;
+  // Per-instruction counters: pc_capacity records from pc_first of pc_chunk.
+  std::shared_ptr<Chunk> pc_chunk;
+  uint32_t pc_first = 0, pc_capacity = 0;
+  std::vector<std::shared_ptr<const SourceLines>> sources;  // per work item (dispatches)
   std::vector<hal::WorkDescription> work;
   struct CopyInfo {
     uint32_t src_kind = 0, dst_kind = 0;
@@ -223,6 +233,7 @@ struct ActivityTracker::Entry {
 
   ~Entry() {
     if (chunk) chunk->live.fetch_sub(1);
+    if (pc_chunk) pc_chunk->live.fetch_sub(1);
   }
 };
 
@@ -231,37 +242,42 @@ void ActivityTracker::EntryDeleter::operator()(Entry* entry) const {
 }
 
 ActivityTracker::ActivityTracker(Context& context)
-    : context_(context), id_(g_next_context_id.fetch_add(1)) {}
+    : context_(context), id_(g_next_context_id.fetch_add(1)) {
+  reports_.slot_bytes = sizeof(hw::WorkReport);
+  reports_.chunk_slots = kChunkSlots;
+  reports_.zero = true;  // `written` must read 0 until the device stores the report
+  pcs_.slot_bytes = sizeof(hw::PcCounters);
+  pcs_.chunk_slots = kPcChunkSlots;
+}
 
 ActivityTracker::~ActivityTracker() = default;
 
 StatusOr<std::pair<std::shared_ptr<ActivityTracker::Chunk>, uint32_t>> ActivityTracker::reserve(
-    uint32_t slots) {
-  if (current_ == nullptr || current_->capacity - current_->used < slots) {
+    Pool& pool, uint32_t slots) {
+  if (pool.current == nullptr || pool.current->capacity - pool.current->used < slots) {
     std::shared_ptr<Chunk> chunk;
-    for (auto it = free_chunks_.begin(); it != free_chunks_.end(); ++it) {
-      if ((*it)->live == 0 && (*it)->capacity >= slots) {
-        chunk = *it;
+    for (const std::shared_ptr<Chunk>& c : pool.chunks) {
+      if (c->live == 0 && c->capacity >= slots) {
+        chunk = c;
         break;
       }
     }
     if (chunk == nullptr) {
       chunk = std::make_shared<Chunk>();
-      chunk->capacity = std::max(kChunkSlots, slots);
+      chunk->capacity = std::max(pool.chunk_slots, slots);
       ASSIGN_OR_RETURN(chunk->buffer, context_.hal().allocator().allocate_host(
-                                          uint64_t{chunk->capacity} * sizeof(hw::WorkReport)));
-      chunk->reports = static_cast<hw::WorkReport*>(chunk->buffer->host_ptr());
-      free_chunks_.push_back(chunk);
+                                          uint64_t{chunk->capacity} * pool.slot_bytes));
+      chunk->base = chunk->buffer->host_ptr();
+      pool.chunks.push_back(chunk);
     }
-    std::memset(static_cast<void*>(chunk->reports), 0,
-                uint64_t{chunk->capacity} * sizeof(hw::WorkReport));
+    if (pool.zero) std::memset(chunk->base, 0, uint64_t{chunk->capacity} * pool.slot_bytes);
     chunk->used = 0;
-    current_ = chunk;
+    pool.current = chunk;
   }
-  const uint32_t first = current_->used;
-  current_->used += slots;
-  current_->live.fetch_add(1);
-  return std::pair{current_, first};
+  const uint32_t first = pool.current->used;
+  pool.current->used += slots;
+  pool.current->live.fetch_add(1);
+  return std::pair{pool.current, first};
 }
 
 ActivityTracker::EntryPtr ActivityTracker::prepare(const Stream& stream,
@@ -288,8 +304,19 @@ ActivityTracker::EntryPtr ActivityTracker::prepare(const Stream& stream,
   entry->correlation_id = prof::current_correlation_id();
   entry->graph_id = t_graph_id;
   entry->counters = prof::counters_wanted();
+  // Per-instruction counters for the dispatches whose module has source lines: at most
+  // one record per instruction of each.
+  uint64_t pc_slots = 0;
+  if (entry->counters) {
+    entry->sources.resize(work.size());
+    for (size_t i = 0; i < work.size(); ++i) {
+      if (work[i].kind != hal::WorkDescription::kDispatch) continue;
+      entry->sources[i] = context_.source_lines_at(work[i].code_va);
+      if (entry->sources[i] != nullptr) pc_slots += work[i].instructions;
+    }
+  }
   std::lock_guard lock(mu_);
-  auto reserved = reserve(static_cast<uint32_t>(work.size()));
+  auto reserved = reserve(reports_, static_cast<uint32_t>(work.size()));
   if (!reserved.ok()) {
     STRATA_LOG_WARN("profiler: no memory for work reports ({}); this work is not recorded",
                     reserved.status().message());
@@ -297,12 +324,29 @@ ActivityTracker::EntryPtr ActivityTracker::prepare(const Stream& stream,
   }
   entry->chunk = std::move(reserved->first);
   entry->first = reserved->second;
+  if (pc_slots != 0 && pc_slots <= UINT32_MAX) {
+    auto pcs = reserve(pcs_, static_cast<uint32_t>(pc_slots));
+    if (pcs.ok()) {
+      entry->pc_chunk = std::move(pcs->first);
+      entry->pc_first = pcs->second;
+      entry->pc_capacity = static_cast<uint32_t>(pc_slots);
+    } else {
+      STRATA_LOG_WARN("profiler: no memory for per-instruction counters ({}); no source lines",
+                      pcs.status().message());
+    }
+  }
   return entry;
 }
 
 hal::WorkReports ActivityTracker::reports(const Entry& entry) const {
-  return {entry.chunk->buffer->va() + uint64_t{entry.first} * sizeof(hw::WorkReport),
-          entry.counters};
+  hal::WorkReports r;
+  r.va = entry.chunk->buffer->va() + uint64_t{entry.first} * sizeof(hw::WorkReport);
+  r.counters = entry.counters;
+  if (entry.pc_chunk != nullptr) {
+    r.pc_va = entry.pc_chunk->buffer->va() + uint64_t{entry.pc_first} * sizeof(hw::PcCounters);
+    r.pc_capacity = entry.pc_capacity;
+  }
+  return r;
 }
 
 void ActivityTracker::commit(EntryPtr entry) {
@@ -318,7 +362,7 @@ void ActivityTracker::harvest(bool wait) {
     if (pending_.empty()) return;
     const auto written = [](const Entry& e) {
       for (size_t i = 0; i < e.work.size(); ++i) {
-        if (std::atomic_ref<uint32_t>(e.chunk->reports[e.first + i].written)
+        if (std::atomic_ref<uint32_t>(e.chunk->reports()[e.first + i].written)
                 .load(std::memory_order_acquire) == 0) {
           return false;
         }
@@ -351,7 +395,7 @@ void ActivityTracker::harvest(bool wait) {
       }
       for (size_t i = 0; i < e.work.size(); ++i) {
         const hal::WorkDescription& w = e.work[i];
-        const hw::WorkReport& r = e.chunk->reports[e.first + i];
+        const hw::WorkReport& r = e.chunk->reports()[e.first + i];
         auto fill_work = [&](prof::DeviceWork& d) {
           d.pid = pid;
           d.start = r.start_ns;
@@ -381,6 +425,13 @@ void ActivityTracker::harvest(bool wait) {
           k.shared_config = static_cast<uint32_t>(std::max<int64_t>(arch.shared_bytes_per_sm, 0));
           k.faulted = r.faulted != 0;
           if (r.counters.valid != 0) k.counters = prof::counter_map(r.counters);
+          const hw::KernelCounters& c = r.counters;
+          if (c.valid != 0 && e.pc_chunk != nullptr && i < e.sources.size() &&
+              e.sources[i] != nullptr && uint64_t{c.pc_first} + c.pc_count <= e.pc_capacity) {
+            const hw::PcCounters* pcs = e.pc_chunk->pcs() + e.pc_first + c.pc_first;
+            k.source = e.sources[i]->aggregate(w.code_va, {pcs, c.pc_count});
+            k.source_partial = c.pc_count < c.pc_executed;
+          }
           records.emplace_back(std::move(k));
         } else if (w.kind == hal::WorkDescription::kCopy) {
           prof::Memcpy m;

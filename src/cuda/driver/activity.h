@@ -11,6 +11,9 @@
 // hands the entry to commit(). harvest() converts every entry whose reports are all
 // written into records (non-blocking; with `wait`, first waits a bounded time for the
 // pending ones). Synchronisations, new submissions and prof::flush() harvest.
+// With kernel counters, launches also store per-instruction counters (hw::PcCounters) in
+// a second arena; harvest() sums them per source line (source_lines.h) into
+// prof::Kernel::source.
 //
 // Thread-safe.
 #pragma once
@@ -112,13 +115,21 @@ class ActivityTracker {
 
  private:
   struct Chunk;
-  StatusOr<std::pair<std::shared_ptr<Chunk>, uint32_t>> reserve(uint32_t slots);
+  // Pinned chunks of fixed-size slots: work reports, or per-instruction counters.
+  struct Pool {
+    size_t slot_bytes = 0;
+    uint32_t chunk_slots = 0;  // slots per chunk (more for a larger reservation)
+    bool zero = false;         // zero a chunk before reuse
+    std::shared_ptr<Chunk> current;  // the chunk new reservations come from
+    std::vector<std::shared_ptr<Chunk>> chunks;
+  };
+  StatusOr<std::pair<std::shared_ptr<Chunk>, uint32_t>> reserve(Pool& pool, uint32_t slots);
 
   Context& context_;
   const uint64_t id_;
   std::mutex mu_;
-  std::shared_ptr<Chunk> current_;  // the chunk new reservations come from
-  std::vector<std::shared_ptr<Chunk>> free_chunks_;
+  Pool reports_;
+  Pool pcs_;
   std::deque<EntryPtr> pending_;
 };
 

@@ -271,6 +271,19 @@ void Context::remove_module(const Module* module) {
                  modules_.end());
 }
 
+std::shared_ptr<const SourceLines> Context::source_lines_at(uint64_t kernel_code_va) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& weak : modules_) {
+    auto module = weak.lock();
+    if (module == nullptr || module->executable() == nullptr) continue;
+    const hal::Executable& e = *module->executable();
+    if (kernel_code_va < e.code_va() || kernel_code_va - e.code_va() >= e.code_size()) continue;
+    std::shared_ptr<const SourceLines> lines = module->source_lines();
+    if (lines->has_kernel(kernel_code_va)) return lines;
+  }
+  return nullptr;
+}
+
 std::shared_ptr<Context> current_context() {
   return context_stack().empty() ? nullptr : context_stack().back();
 }

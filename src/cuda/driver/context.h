@@ -27,6 +27,7 @@ namespace strata::cuda::driver {
 class Device;
 class Module;
 class Stream;
+class SourceLines;
 
 class Context : public std::enable_shared_from_this<Context> {
  public:
@@ -92,6 +93,9 @@ class Context : public std::enable_shared_from_this<Context> {
   // Modules register so that faults can be mapped to PTX lines.
   void add_module(const std::shared_ptr<Module>& module);
   void remove_module(const Module* module);
+  // The source lines of the module whose kernel's code starts at `kernel_code_va`
+  // (hal::WorkDescription::code_va); null when no loaded module has it.
+  std::shared_ptr<const SourceLines> source_lines_at(uint64_t kernel_code_va);
 
  private:
   Context(Device* device, std::shared_ptr<hal::Context> hal, unsigned int flags, bool primary)

@@ -190,6 +190,14 @@ StatusOr<Module::Global> Module::global(std::string_view name) const {
   return it->second;
 }
 
+std::shared_ptr<const SourceLines> Module::source_lines() const {
+  std::call_once(source_lines_once_, [&] {
+    source_lines_ = std::make_shared<const SourceLines>(
+        binary_, executable_ != nullptr ? executable_->code_va() : 0);
+  });
+  return source_lines_;
+}
+
 std::string Module::describe_pc(std::string_view kernel, uint32_t pc) const {
   const sxbin::KernelDesc* k = binary_.find_kernel(kernel);
   if (k == nullptr || k->lines.empty()) return "";

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "compiler/sxbin/sxbin.h"
 #include "cuda/driver/device_launch.h"
 #include "cuda/driver/managed_memory.h"
+#include "cuda/driver/source_lines.h"
 #include "hal/buffer.h"
 #include "hal/command_buffer.h"
 #include "hal/executable.h"
@@ -80,6 +82,9 @@ class Module {
   // "kernel 'k' PTX line 12 (file.cu:34)" for an instruction index of one of this
   // module's kernels; empty if the kernel is not in this module or has no line table.
   std::string describe_pc(std::string_view kernel, uint32_t pc) const;
+  // The module's kernels' source lines (built on first use; outlives the module in the
+  // profiler's pending records).
+  std::shared_ptr<const SourceLines> source_lines() const;
 
  private:
   Module(std::shared_ptr<Context> context, sxbin::Binary binary)
@@ -96,6 +101,8 @@ class Module {
   KernelDescriptors descriptors_;  // what device code launches (a kernel's address)
   bool device_launches_need_heap_ = false;
   std::vector<std::shared_ptr<Function>> functions_;
+  mutable std::once_flag source_lines_once_;
+  mutable std::shared_ptr<const SourceLines> source_lines_;
 };
 
 }  // namespace strata::cuda::driver

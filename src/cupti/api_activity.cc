@@ -49,7 +49,7 @@ Attribute* find_attribute(CUpti_ActivityAttribute attr) {
 // Settings that select what CUPTI measures on real hardware; Strata accepts and keeps them
 // (cuptiActivityEnableLatencyTimestamps etc.) but its records do not depend on them.
 std::atomic<uint8_t> g_latency_timestamps{0}, g_launch_attributes{0}, g_all_sync_records{0},
-    g_device_graph{0};
+    g_device_graph{0}, g_raw_timestamps{0};
 std::atomic<uint32_t> g_flush_period_ms{0};
 
 }  // namespace
@@ -207,6 +207,18 @@ CUptiResult CUPTIAPI cuptiActivityEnableAllSyncRecords(uint8_t enable) {
 
 CUptiResult CUPTIAPI cuptiActivityEnableDeviceGraph(uint8_t enable) {
   g_device_graph.store(enable);
+  return CUPTI_SUCCESS;
+}
+
+// Not declared by CUDA 13's headers, but exported and answered by NVIDIA's library, which
+// takes a uint8_t and accepts 0, 1 and 2 (CUPTI_ERROR_INVALID_PARAMETER otherwise). As
+// its name says, CUPTI on hardware then reports the GPU's timestamps without converting
+// them to the CPU's clock; Strata's records are on the virtual clock, never converted, so
+// this changes nothing.
+__attribute__((visibility("default"))) CUptiResult CUPTIAPI
+cuptiActivityEnableRawTimestamps(uint8_t enable) {
+  if (enable > 2) return finish(CUPTI_ERROR_INVALID_PARAMETER);
+  g_raw_timestamps.store(enable);
   return CUPTI_SUCCESS;
 }
 

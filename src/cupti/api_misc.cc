@@ -4,8 +4,8 @@
 #include <cupti_activity.h>
 #include <cupti_result.h>
 #include <cupti_version.h>
-#include <dlfcn.h>
 
+#include "cupti/driver.h"
 #include "cupti/entry.h"
 #include "cupti/session.h"
 
@@ -88,7 +88,8 @@ CUptiResult CUPTIAPI cuptiGetDeviceId(CUcontext context, uint32_t* deviceId) {
   if (t == nullptr) return finish(CUPTI_ERROR_NOT_INITIALIZED);
   // The driver's answer for the context (NULL: the current context).
   using CtxGetDevice = CUresult (*)(CUdevice*, CUcontext);
-  static auto get_device = reinterpret_cast<CtxGetDevice>(dlsym(RTLD_DEFAULT, "cuCtxGetDevice_v2"));
+  static auto get_device =
+      reinterpret_cast<CtxGetDevice>(strata::cupti::driver_symbol("cuCtxGetDevice_v2"));
   CUdevice device = 0;
   if (get_device == nullptr || get_device(&device, context) != CUDA_SUCCESS) {
     return finish(CUPTI_ERROR_INVALID_CONTEXT);

@@ -3,6 +3,7 @@
 // Expected values are the inputs the test constructs and CUPTI's documented behaviour.
 #include <cupti.h>
 #include <cupti_profiler_target.h>
+#include <cupti_target.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,6 +13,43 @@
 #include "cupti/activity_records.h"
 #include "cupti/session.h"
 #include "prof/abi.h"
+
+// --- the driver's device queries ---
+// libcupti finds cuDeviceGetCount and cuDeviceGetAttribute with dlsym (cupti/driver.h);
+// the test executable exports these stand-ins (ENABLE_EXPORTS), so they are the ones found.
+struct FakeDevices {
+  bool initialized = true;                      // false: as before cuInit
+  std::vector<std::pair<int, int>> capability;  // per ordinal: compute capability
+} g_devices;
+
+extern "C" __attribute__((visibility("default"))) CUresult CUDAAPI cuDeviceGetCount(int* count) {
+  if (!g_devices.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (count == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *count = static_cast<int>(g_devices.capability.size());
+  return CUDA_SUCCESS;
+}
+
+extern "C" __attribute__((visibility("default"))) CUresult CUDAAPI
+cuDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice device) {
+  if (!g_devices.initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  if (device < 0 || static_cast<size_t>(device) >= g_devices.capability.size()) {
+    return CUDA_ERROR_INVALID_DEVICE;
+  }
+  const auto [major, minor] = g_devices.capability[static_cast<size_t>(device)];
+  switch (attribute) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+      *value = major;
+      return CUDA_SUCCESS;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+      *value = minor;
+      return CUDA_SUCCESS;
+    default:
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+// Exported by NVIDIA's libcupti.so.13 but declared by no CUDA 13 header.
+extern "C" CUptiResult CUPTIAPI cuptiActivityEnableRawTimestamps(uint8_t enable);
 
 namespace {
 
@@ -101,6 +139,7 @@ class CuptiTest : public ::testing::Test {
   void SetUp() override {
     g_driver = FakeDriver{};
     g_client = Client{};
+    g_devices = FakeDevices{};
     Session::get().use_table(&g_table);
     ASSERT_EQ(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), CUPTI_SUCCESS);
   }
@@ -555,10 +594,104 @@ TEST_F(CuptiTest, TimestampCallbackShiftsTheClock) {
   EXPECT_EQ(api.end - api.start, 100u);
 }
 
+// cupti_activity.h: support set when CUPTI supports the compute capability, cleared
+// otherwise; CUPTI_ERROR_INVALID_PARAMETER for a NULL support. CUDA 13.0 supports Turing
+// (7.5) and later and dropped Maxwell, Pascal and Volta (CUDA 13.0 release notes).
+TEST_F(CuptiTest, ComputeCapabilitySupported) {
+  EXPECT_EQ(cuptiComputeCapabilitySupported(8, 0, nullptr), CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(cuptiGetLastError(), CUPTI_ERROR_INVALID_PARAMETER);
+  for (auto [major, minor] : {std::pair{7, 5}, {8, 0}, {8, 6}, {8, 9}, {9, 0}, {10, 0}, {12, 0}}) {
+    int support = -1;
+    ASSERT_EQ(cuptiComputeCapabilitySupported(major, minor, &support), CUPTI_SUCCESS);
+    EXPECT_EQ(support, 1) << major << "." << minor;
+  }
+  for (auto [major, minor] : {std::pair{5, 2}, {6, 1}, {7, 0}, {7, 2}, {8, 1}, {13, 0}, {-1, 0}}) {
+    int support = -1;
+    ASSERT_EQ(cuptiComputeCapabilitySupported(major, minor, &support), CUPTI_SUCCESS);
+    EXPECT_EQ(support, 0) << major << "." << minor;
+  }
+}
+
+// cupti_activity.h: support for the device's compute capability;
+// CUPTI_ERROR_INVALID_DEVICE for a device that is not valid, CUPTI_ERROR_INVALID_PARAMETER
+// for a NULL support.
+TEST_F(CuptiTest, DeviceSupported) {
+  g_devices.capability = {{9, 0}, {6, 1}};
+  int support = -1;
+  ASSERT_EQ(cuptiDeviceSupported(0, &support), CUPTI_SUCCESS);
+  EXPECT_EQ(support, 1);
+  ASSERT_EQ(cuptiDeviceSupported(1, &support), CUPTI_SUCCESS);
+  EXPECT_EQ(support, 0);  // a Pascal device: CUDA 13 does not support it
+  support = -1;
+  EXPECT_EQ(cuptiDeviceSupported(2, &support), CUPTI_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(support, 0);
+  EXPECT_EQ(cuptiGetLastError(), CUPTI_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(cuptiDeviceSupported(-1, &support), CUPTI_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(cuptiDeviceSupported(0, nullptr), CUPTI_ERROR_INVALID_PARAMETER);
+  g_devices.initialized = false;  // cuInit not called
+  EXPECT_EQ(cuptiDeviceSupported(0, &support), CUPTI_ERROR_NOT_INITIALIZED);
+}
+
+// cupti_target.h: the chip name of device deviceIndex; structSize must be
+// CUpti_Device_GetChipName_Params_STRUCT_SIZE and pPriv NULL.
+TEST_F(CuptiTest, DeviceGetChipName) {
+  g_devices.capability = {{8, 0}, {8, 0}, {9, 0}};
+  CUpti_Device_GetChipName_Params params{};
+  params.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
+  params.deviceIndex = 1;
+  // The driver has not described device 1 yet (no context on it).
+  EXPECT_EQ(cuptiDeviceGetChipName(&params), CUPTI_ERROR_NOT_READY);
+  ASSERT_NE(g_driver.sink, nullptr);  // the call attached to the profiler table
+  prof::Device d;
+  d.id = 1;
+  d.name = "Strata Test GPU";
+  d.arch = "test-arch";
+  g_driver.sink->on_record(d);
+  ASSERT_EQ(cuptiDeviceGetChipName(&params), CUPTI_SUCCESS);
+  ASSERT_NE(params.pChipName, nullptr);
+  EXPECT_STREQ(params.pChipName, "test-arch");
+  params.deviceIndex = 2;  // a device with no record
+  EXPECT_EQ(cuptiDeviceGetChipName(&params), CUPTI_ERROR_NOT_READY);
+  params.deviceIndex = 3;  // past cuDeviceGetCount
+  EXPECT_EQ(cuptiDeviceGetChipName(&params), CUPTI_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(cuptiGetLastError(), CUPTI_ERROR_INVALID_DEVICE);
+
+  params.deviceIndex = 1;
+  EXPECT_EQ(cuptiDeviceGetChipName(nullptr), CUPTI_ERROR_INVALID_PARAMETER);
+  params.structSize = 0;
+  EXPECT_EQ(cuptiDeviceGetChipName(&params), CUPTI_ERROR_INVALID_PARAMETER);
+  params.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE;
+  params.pPriv = &params;
+  EXPECT_EQ(cuptiDeviceGetChipName(&params), CUPTI_ERROR_INVALID_PARAMETER);
+  params.pPriv = nullptr;
+  g_devices.initialized = false;
+  EXPECT_EQ(cuptiDeviceGetChipName(&params), CUPTI_ERROR_NOT_INITIALIZED);
+}
+
+// Declared by no CUDA 13 header; NVIDIA's libcupti.so.13 accepts 0, 1 and 2 and answers
+// CUPTI_ERROR_INVALID_PARAMETER otherwise. The records keep their times.
+TEST_F(CuptiTest, RawTimestampsAreAccepted) {
+  EXPECT_EQ(cuptiActivityEnableRawTimestamps(1), CUPTI_SUCCESS);
+  EXPECT_EQ(cuptiActivityEnableRawTimestamps(0), CUPTI_SUCCESS);
+  EXPECT_EQ(cuptiActivityEnableRawTimestamps(2), CUPTI_SUCCESS);
+  EXPECT_EQ(cuptiActivityEnableRawTimestamps(3), CUPTI_ERROR_INVALID_PARAMETER);
+  ASSERT_EQ(cuptiActivityEnableRawTimestamps(1), CUPTI_SUCCESS);
+  ASSERT_EQ(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), CUPTI_SUCCESS);
+  api_call(1, 1, 2000, 2100, nullptr);
+  ASSERT_EQ(cuptiActivityFlushAll(0), CUPTI_SUCCESS);
+  ASSERT_EQ(g_client.records.size(), 1u);
+  auto api = record_at<CUpti_ActivityAPI>(0);
+  EXPECT_EQ(api.start, 2000u);
+  EXPECT_EQ(api.end, 2100u);
+  EXPECT_EQ(cuptiActivityEnableRawTimestamps(0), CUPTI_SUCCESS);
+}
+
 TEST_F(CuptiTest, UnsupportedFunctionsSayWhich) {
   EXPECT_EQ(cuptiEventGroupCreate(nullptr, nullptr, 0), CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED);
   EXPECT_EQ(cuptiMetricGetIdFromName(0, "ipc", nullptr), CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED);
   EXPECT_EQ(cuptiProfilerInitialize(nullptr), CUPTI_ERROR_NOT_SUPPORTED);
+  uint32_t graph_id = 0;
+  EXPECT_EQ(cuptiGetGraphId(nullptr, &graph_id), CUPTI_ERROR_NOT_SUPPORTED);
   EXPECT_EQ(cuptiGetLastError(), CUPTI_ERROR_NOT_SUPPORTED);
   EXPECT_EQ(cuptiActivityFlushAll(0), CUPTI_SUCCESS);
 }

@@ -1,6 +1,5 @@
 #include "cupti/session.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -10,19 +9,13 @@
 
 #include "base/log.h"
 #include "cupti/activity_records.h"
+#include "cupti/driver.h"
 
 namespace strata::cupti {
 namespace {
 
 using GetExportTable = CUresult (*)(const void**, const CUuuid*);
 using CtxGetCurrent = CUresult (*)(CUcontext*);
-
-// A libcuda.so.1 function: the one already loaded in the process, else from loading it.
-void* driver_symbol(const char* name) {
-  if (void* f = dlsym(RTLD_DEFAULT, name)) return f;
-  static void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-  return handle != nullptr ? dlsym(handle, name) : nullptr;
-}
 
 uint32_t gettid_now() {
   return static_cast<uint32_t>(syscall(SYS_gettid));
@@ -182,6 +175,9 @@ void Session::finalize() {
   clock_offset_.store(0);
   {
     std::lock_guard names(names_mu_);
+    // The driver replays its device and context records when the next call attaches.
+    devices_.clear();
+    contexts_.clear();
     devices_reported_.clear();
     contexts_reported_.clear();
   }
@@ -272,6 +268,13 @@ void Session::emit_known_objects(CUpti_ActivityKind kind) {
   }
   for (const auto& r : devices) append(r);
   for (const auto& r : contexts) append(r);
+}
+
+const char* Session::chip_name(uint32_t ordinal) {
+  std::lock_guard lock(names_mu_);
+  auto it = devices_.find(ordinal);
+  if (it == devices_.end() || it->second.arch.empty()) return nullptr;
+  return intern(it->second.arch);
 }
 
 void Session::on_device(const prof::Device& device) {

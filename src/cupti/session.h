@@ -77,8 +77,16 @@ class Session final : public prof::Sink {
 
   Callbacks& callbacks() { return callbacks_; }
 
+  // cuptiDeviceGetChipName: the arch config name in the driver's record of device
+  // `ordinal` (prof::Device::arch, which the SQLite export writes as
+  // TARGET_INFO_GPU.chipName), interned (valid until the process exits). Null while the
+  // driver has not described the device: it does when the process creates the device's
+  // first context.
+  const char* chip_name(uint32_t ordinal);
+
   // cuptiFinalize: flushes, detaches from the driver, disables every kind and forgets
-  // the buffer callbacks; the next CUPTI call initializes again.
+  // the buffer callbacks and the devices and contexts the driver described; the next
+  // CUPTI call initializes again (and the driver describes them again when it attaches).
   void finalize();
 
   // prof::Sink

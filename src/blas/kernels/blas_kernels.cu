@@ -1,0 +1,3 @@
+// The one translation unit nvcc compiles into the library's fatbin (src/blas/CMakeLists.txt):
+// every kernel family's header.
+#include "level1.cuh"

@@ -13,11 +13,18 @@ using strata::cupti::Session;
 
 namespace {
 
-// The domains cuptiSupportedDomains lists (RESOURCE, SYNCHRONIZE, NVTX and STATE can be
-// enabled but never call back on Strata; see callbacks.h).
+// The domains cuptiSupportedDomains lists (NVTX and STATE can be enabled but never call
+// back on Strata; see callbacks.h).
 CUpti_CallbackDomain g_domains[] = {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_CB_DOMAIN_RUNTIME_API,
                                     CUPTI_CB_DOMAIN_RESOURCE,   CUPTI_CB_DOMAIN_SYNCHRONIZE,
                                     CUPTI_CB_DOMAIN_NVTX,       CUPTI_CB_DOMAIN_STATE};
+
+// RESOURCE and SYNCHRONIZE callbacks need the driver's resource events.
+void watch_resources_for(CUpti_CallbackDomain domain) {
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE || domain == CUPTI_CB_DOMAIN_SYNCHRONIZE) {
+    Session::get().watch_resources();
+  }
+}
 
 }  // namespace
 
@@ -64,16 +71,22 @@ CUptiResult CUPTIAPI cuptiGetCallbackState(uint32_t* enable, CUpti_SubscriberHan
 
 CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle subscriber,
                                          CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
-  return finish(Session::get().callbacks().enable_callback(enable, subscriber, domain, cbid));
+  CUptiResult r = Session::get().callbacks().enable_callback(enable, subscriber, domain, cbid);
+  if (r == CUPTI_SUCCESS && enable != 0) watch_resources_for(domain);
+  return finish(r);
 }
 
 CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber,
                                        CUpti_CallbackDomain domain) {
-  return finish(Session::get().callbacks().enable_domain(enable, subscriber, domain));
+  CUptiResult r = Session::get().callbacks().enable_domain(enable, subscriber, domain);
+  if (r == CUPTI_SUCCESS && enable != 0) watch_resources_for(domain);
+  return finish(r);
 }
 
 CUptiResult CUPTIAPI cuptiEnableAllDomains(uint32_t enable, CUpti_SubscriberHandle subscriber) {
-  return finish(Session::get().callbacks().enable_all_domains(enable, subscriber));
+  CUptiResult r = Session::get().callbacks().enable_all_domains(enable, subscriber);
+  if (r == CUPTI_SUCCESS && enable != 0) watch_resources_for(CUPTI_CB_DOMAIN_RESOURCE);
+  return finish(r);
 }
 
 CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid,

@@ -98,6 +98,39 @@ CUptiResult CUPTIAPI cuptiGetDeviceId(CUcontext context, uint32_t* deviceId) {
   return CUPTI_SUCCESS;
 }
 
+// Graph ids: the driver's ids of its graph objects, the values Kernel records carry
+// (graphId: the executable's id, graphNodeId: its node's). CUPTI_ERROR_INVALID_PARAMETER
+// for a NULL or unknown handle and a NULL result pointer.
+CUptiResult CUPTIAPI cuptiGetGraphId(CUgraph graph, uint32_t* pId) {
+  if (graph == nullptr || pId == nullptr) return finish(CUPTI_ERROR_INVALID_PARAMETER);
+  const strata::prof::ProfilerTable* t = table();
+  if (t == nullptr) return finish(CUPTI_ERROR_NOT_INITIALIZED);
+  uint64_t id = t->graph_id(graph);
+  if (id == 0) return finish(CUPTI_ERROR_INVALID_PARAMETER);
+  *pId = static_cast<uint32_t>(id);
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiGetGraphExecId(CUgraphExec graphExec, uint32_t* pId) {
+  if (graphExec == nullptr || pId == nullptr) return finish(CUPTI_ERROR_INVALID_PARAMETER);
+  const strata::prof::ProfilerTable* t = table();
+  if (t == nullptr) return finish(CUPTI_ERROR_NOT_INITIALIZED);
+  uint64_t id = t->graph_exec_id(graphExec);
+  if (id == 0) return finish(CUPTI_ERROR_INVALID_PARAMETER);
+  *pId = static_cast<uint32_t>(id);
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiGetGraphNodeId(CUgraphNode node, uint64_t* nodeId) {
+  if (node == nullptr || nodeId == nullptr) return finish(CUPTI_ERROR_INVALID_PARAMETER);
+  const strata::prof::ProfilerTable* t = table();
+  if (t == nullptr) return finish(CUPTI_ERROR_NOT_INITIALIZED);
+  uint64_t id = t->graph_node_id(node);
+  if (id == 0) return finish(CUPTI_ERROR_INVALID_PARAMETER);
+  *nodeId = id;
+  return CUPTI_SUCCESS;
+}
+
 CUptiResult CUPTIAPI cuptiGetVersion(uint32_t* version) {
   if (version == nullptr) return finish(CUPTI_ERROR_INVALID_PARAMETER);
   *version = CUPTI_API_VERSION;

@@ -28,6 +28,8 @@ CUptiResult Callbacks::subscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackF
   if (handle_.load() != nullptr) return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
   for (auto& f : runtime_) f.store(0);
   for (auto& f : driver_) f.store(0);
+  for (auto& f : resource_) f.store(0);
+  for (auto& f : synchronize_) f.store(0);
   for (auto& f : other_) f.store(0);
   userdata_.store(userdata);
   callback_.store(callback);
@@ -44,6 +46,8 @@ CUptiResult Callbacks::unsubscribe(CUpti_SubscriberHandle handle) {
   userdata_.store(nullptr);
   for (auto& f : runtime_) f.store(0);
   for (auto& f : driver_) f.store(0);
+  for (auto& f : resource_) f.store(0);
+  for (auto& f : synchronize_) f.store(0);
   for (auto& f : other_) f.store(0);
   return CUPTI_SUCCESS;
 }
@@ -65,6 +69,13 @@ const std::atomic<uint8_t>* Callbacks::flag(CUpti_CallbackDomain domain,
     case CUPTI_CB_DOMAIN_DRIVER_API:
       return cbid > CUPTI_DRIVER_TRACE_CBID_INVALID && cbid < kDriverSize ? &driver_[cbid]
                                                                           : nullptr;
+    case CUPTI_CB_DOMAIN_RESOURCE:
+      return cbid > CUPTI_CBID_RESOURCE_INVALID && cbid < resource_.size() ? &resource_[cbid]
+                                                                           : nullptr;
+    case CUPTI_CB_DOMAIN_SYNCHRONIZE:
+      return cbid > CUPTI_CBID_SYNCHRONIZE_INVALID && cbid < synchronize_.size()
+                 ? &synchronize_[cbid]
+                 : nullptr;
     default:
       return known_domain(domain) ? &other_[domain] : nullptr;
   }
@@ -75,6 +86,10 @@ void Callbacks::set_domain(CUpti_CallbackDomain domain, uint8_t value) {
     for (auto& f : runtime_) f.store(value);
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     for (auto& f : driver_) f.store(value);
+  } else if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    for (auto& f : resource_) f.store(value);
+  } else if (domain == CUPTI_CB_DOMAIN_SYNCHRONIZE) {
+    for (auto& f : synchronize_) f.store(value);
   } else {
     other_[domain].store(value);
   }
@@ -125,6 +140,15 @@ bool Callbacks::any_enabled(const prof::ApiCall& call) const {
                                     : CUPTI_CB_DOMAIN_RUNTIME_API;
   const std::atomic<uint8_t>* f = flag(domain, call.cbid);
   return f != nullptr && f->load(std::memory_order_relaxed) != 0;
+}
+
+void Callbacks::dispatch_other(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                               const void* data) {
+  CUpti_CallbackFunc callback = callback_.load(std::memory_order_acquire);
+  if (callback == nullptr) return;
+  const std::atomic<uint8_t>* f = flag(domain, cbid);
+  if (f == nullptr || f->load(std::memory_order_relaxed) == 0) return;
+  callback(userdata_.load(std::memory_order_relaxed), domain, cbid, data);
 }
 
 void Callbacks::dispatch(const prof::ApiCall& call, CUcontext context, uint32_t context_uid) {

@@ -1,10 +1,13 @@
 // CUPTI's Callback API: the one subscriber, the callbacks it enabled, and the dispatch of
-// an API call's entry and exit (prof::ApiCall) as CUpti_CallbackData.
+// an API call's entry and exit (prof::ApiCall) as CUpti_CallbackData and of the driver's
+// resource events (prof::ResourceEvent, through Session) as CUpti_ResourceData /
+// CUpti_SynchronizeData.
 //
 // Domains: RUNTIME_API and DRIVER_API call back for the calls Strata records (the
 // application's outermost CUDA call on a thread; the driver calls the runtime makes on
-// its behalf are not reported). RESOURCE, SYNCHRONIZE, NVTX and STATE can be enabled but
-// never call back.
+// its behalf are not reported). RESOURCE calls back for contexts, streams and modules
+// (the cbids the driver reports: see Session::on_resource_event), SYNCHRONIZE for stream
+// and context synchronisations. NVTX and STATE can be enabled but never call back.
 //
 // Thread-safe; enable state is read without locking on every API call.
 #pragma once
@@ -40,6 +43,9 @@ class Callbacks {
   void dispatch(const prof::ApiCall& call, CUcontext context, uint32_t context_uid);
   // Whether any API callback is enabled (dispatch needs the context only then).
   bool any_enabled(const prof::ApiCall& call) const;
+  // Calls the subscriber with `data` (CUpti_ResourceData / CUpti_SynchronizeData) when
+  // (`domain`, `cbid`) is enabled.
+  void dispatch_other(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data);
 
  private:
   static constexpr size_t kRuntimeSize = CUPTI_RUNTIME_TRACE_CBID_SIZE;
@@ -59,6 +65,8 @@ class Callbacks {
   std::atomic<void*> userdata_{nullptr};
   Flags<kRuntimeSize> runtime_{};
   Flags<kDriverSize> driver_{};
+  Flags<CUPTI_CBID_RESOURCE_SIZE> resource_{};
+  Flags<CUPTI_CBID_SYNCHRONIZE_SIZE> synchronize_{};
   // Domains without callbacks in Strata: one flag each, for cuptiGetCallbackState.
   std::array<std::atomic<uint8_t>, CUPTI_CB_DOMAIN_SIZE> other_{};
 };

@@ -64,7 +64,15 @@ struct FakeDriver {
   int flushes = 0;
   bool last_flush_waited = false;
   std::vector<prof::Record> pending;  // device work delivered at the next flush
+  prof::ResourceHook resource_hook = nullptr;
+  int resource_hook_sets = 0;
 } g_driver;
+
+// Fake graph objects: handles and the ids the "driver" gave them.
+const auto kGraph = reinterpret_cast<CUgraph>(uintptr_t{0x1000});
+const auto kGraphExec = reinterpret_cast<CUgraphExec>(uintptr_t{0x2000});
+const auto kGraphNode = reinterpret_cast<CUgraphNode>(uintptr_t{0x3000});
+constexpr uint64_t kGraphIdValue = 11, kGraphExecIdValue = 12, kGraphNodeIdValue = 0x500000013;
 
 prof::ProfilerTable make_table() {
   prof::ProfilerTable t{};
@@ -96,6 +104,20 @@ prof::ProfilerTable make_table() {
   t.stream_context_id = [](CUstream) { return uint64_t{1}; };
   t.name_stream = [](CUstream, const char*) {};
   t.name_device = [](int, const char*) {};
+  t.set_resource_hook = [](prof::ResourceHook hook) {
+    g_driver.resource_hook = hook;
+    ++g_driver.resource_hook_sets;
+  };
+  t.graph_id = [](CUgraph g) -> uint64_t {
+    if (g == kGraph) return kGraphIdValue;
+    return reinterpret_cast<CUgraphExec>(g) == kGraphExec ? kGraphExecIdValue : 0;
+  };
+  t.graph_node_id = [](CUgraphNode n) -> uint64_t {
+    return n == kGraphNode ? kGraphNodeIdValue : 0;
+  };
+  t.graph_exec_id = [](CUgraphExec e) -> uint64_t {
+    return e == kGraphExec ? kGraphExecIdValue : 0;
+  };
   return t;
 }
 const prof::ProfilerTable g_table = make_table();
@@ -690,10 +712,230 @@ TEST_F(CuptiTest, UnsupportedFunctionsSayWhich) {
   EXPECT_EQ(cuptiEventGroupCreate(nullptr, nullptr, 0), CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED);
   EXPECT_EQ(cuptiMetricGetIdFromName(0, "ipc", nullptr), CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED);
   EXPECT_EQ(cuptiProfilerInitialize(nullptr), CUPTI_ERROR_NOT_SUPPORTED);
-  uint32_t graph_id = 0;
-  EXPECT_EQ(cuptiGetGraphId(nullptr, &graph_id), CUPTI_ERROR_NOT_SUPPORTED);
   EXPECT_EQ(cuptiGetLastError(), CUPTI_ERROR_NOT_SUPPORTED);
   EXPECT_EQ(cuptiActivityFlushAll(0), CUPTI_SUCCESS);
+}
+
+// --- RESOURCE and SYNCHRONIZE callbacks (cupti_callbacks.h) ---
+struct OtherCallback {
+  CUpti_CallbackDomain domain;
+  CUpti_CallbackId cbid;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  bool has_module = false;
+  uint32_t module_id = 0;
+  std::string cubin;  // a copy of the bytes pCubin points to
+  CUpti_GraphData graph{};
+};
+std::vector<OtherCallback> g_other;
+
+void CUPTIAPI on_other_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                const void* data) {
+  OtherCallback c{domain, cbid};
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    const auto* r = static_cast<const CUpti_ResourceData*>(data);
+    c.context = r->context;
+    if (cbid == CUPTI_CBID_RESOURCE_STREAM_CREATED ||
+        cbid == CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING) {
+      c.stream = r->resourceHandle.stream;
+    }
+    if (cbid >= CUPTI_CBID_RESOURCE_GRAPH_CREATED && cbid <= CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED &&
+        r->resourceDescriptor != nullptr) {
+      c.graph = *static_cast<const CUpti_GraphData*>(r->resourceDescriptor);
+    }
+    if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED ||
+        cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+      const auto* m = static_cast<const CUpti_ModuleResourceData*>(r->resourceDescriptor);
+      c.has_module = m != nullptr;
+      if (m != nullptr) {
+        c.module_id = m->moduleId;
+        if (m->pCubin != nullptr) c.cubin.assign(m->pCubin, m->cubinSize);
+      }
+    }
+  } else if (domain == CUPTI_CB_DOMAIN_SYNCHRONIZE) {
+    const auto* s = static_cast<const CUpti_SynchronizeData*>(data);
+    c.context = s->context;
+    c.stream = s->stream;
+  }
+  g_other.push_back(c);
+}
+
+void deliver(prof::ResourceEventKind kind, uintptr_t context, uintptr_t stream = 0,
+             uint32_t module_id = 0, const std::string* image = nullptr) {
+  ASSERT_NE(g_driver.resource_hook, nullptr);
+  prof::ResourceEvent e;
+  e.kind = kind;
+  e.context = reinterpret_cast<CUcontext>(context);
+  e.stream = reinterpret_cast<CUstream>(stream);
+  e.module_id = module_id;
+  if (image != nullptr) {
+    e.image = image->data();
+    e.image_size = image->size();
+  }
+  g_driver.resource_hook(e);
+}
+
+TEST_F(CuptiTest, ResourceCallbacksCarryTheDriversHandles) {
+  g_other.clear();
+  CUpti_SubscriberHandle subscriber = nullptr;
+  ASSERT_EQ(cuptiSubscribe(&subscriber, on_other_callback, nullptr), CUPTI_SUCCESS);
+  // Nothing enabled yet: libcupti has not asked the driver for resource events.
+  EXPECT_EQ(g_driver.resource_hook, nullptr);
+  EXPECT_EQ(
+      cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_INVALID),
+      CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_SIZE),
+            CUPTI_ERROR_INVALID_PARAMETER);
+  ASSERT_EQ(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                CUPTI_CBID_RESOURCE_CONTEXT_CREATED),
+            CUPTI_SUCCESS);
+  ASSERT_NE(g_driver.resource_hook, nullptr);
+  uint32_t state = 1;
+  ASSERT_EQ(cuptiGetCallbackState(&state, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                  CUPTI_CBID_RESOURCE_STREAM_CREATED),
+            CUPTI_SUCCESS);
+  EXPECT_EQ(state, 0u);  // per cbid, not per domain
+
+  // Only the enabled cbid calls back.
+  deliver(prof::ResourceEventKind::kContextCreated, 0xc0);
+  deliver(prof::ResourceEventKind::kStreamCreated, 0xc0, 0x51);
+  ASSERT_EQ(g_other.size(), 1u);
+  EXPECT_EQ(g_other[0].domain, CUPTI_CB_DOMAIN_RESOURCE);
+  EXPECT_EQ(g_other[0].cbid, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+  EXPECT_EQ(g_other[0].context, reinterpret_cast<CUcontext>(uintptr_t{0xc0}));
+
+  // The whole domain: streams, modules (CUpti_ModuleResourceData in resourceDescriptor),
+  // destruction.
+  g_other.clear();
+  ASSERT_EQ(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE), CUPTI_SUCCESS);
+  EXPECT_EQ(g_driver.resource_hook_sets, 1);  // registered once
+  const std::string ptx = std::string(".version 8.0\n.target sm_80\n") + '\0';
+  deliver(prof::ResourceEventKind::kStreamCreated, 0xc0, 0x51);
+  deliver(prof::ResourceEventKind::kModuleLoaded, 0xc0, 0, 3, &ptx);
+  deliver(prof::ResourceEventKind::kModuleUnloadStarting, 0xc0, 0, 3, &ptx);
+  deliver(prof::ResourceEventKind::kStreamDestroyStarting, 0xc0, 0x51);
+  deliver(prof::ResourceEventKind::kContextDestroyStarting, 0xc0);
+  ASSERT_EQ(g_other.size(), 5u);
+  EXPECT_EQ(g_other[0].cbid, CUPTI_CBID_RESOURCE_STREAM_CREATED);
+  EXPECT_EQ(g_other[0].context, reinterpret_cast<CUcontext>(uintptr_t{0xc0}));
+  EXPECT_EQ(g_other[0].stream, reinterpret_cast<CUstream>(uintptr_t{0x51}));
+  EXPECT_EQ(g_other[1].cbid, CUPTI_CBID_RESOURCE_MODULE_LOADED);
+  EXPECT_TRUE(g_other[1].has_module);
+  EXPECT_EQ(g_other[1].module_id, 3u);
+  EXPECT_EQ(g_other[1].cubin, ptx);
+  EXPECT_EQ(g_other[1].context, reinterpret_cast<CUcontext>(uintptr_t{0xc0}));
+  EXPECT_EQ(g_other[2].cbid, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING);
+  EXPECT_EQ(g_other[2].module_id, 3u);
+  EXPECT_EQ(g_other[2].cubin, ptx);
+  EXPECT_EQ(g_other[3].cbid, CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING);
+  EXPECT_EQ(g_other[3].stream, reinterpret_cast<CUstream>(uintptr_t{0x51}));
+  EXPECT_EQ(g_other[4].cbid, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+
+  // Synchronisation events are the SYNCHRONIZE domain's, off until enabled.
+  g_other.clear();
+  deliver(prof::ResourceEventKind::kStreamSynchronized, 0xc0, 0x51);
+  EXPECT_TRUE(g_other.empty());
+  ASSERT_EQ(cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_SYNCHRONIZE), CUPTI_SUCCESS);
+  deliver(prof::ResourceEventKind::kStreamSynchronized, 0xc0, 0x51);
+  deliver(prof::ResourceEventKind::kContextSynchronized, 0xc0);
+  ASSERT_EQ(g_other.size(), 2u);
+  EXPECT_EQ(g_other[0].domain, CUPTI_CB_DOMAIN_SYNCHRONIZE);
+  EXPECT_EQ(g_other[0].cbid, CUPTI_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED);
+  EXPECT_EQ(g_other[0].stream, reinterpret_cast<CUstream>(uintptr_t{0x51}));
+  EXPECT_EQ(g_other[1].cbid, CUPTI_CBID_SYNCHRONIZE_CONTEXT_SYNCHRONIZED);
+  EXPECT_EQ(g_other[1].context, reinterpret_cast<CUcontext>(uintptr_t{0xc0}));
+  EXPECT_EQ(g_other[1].stream, nullptr);
+
+  // Disabled again, unsubscribed: silence; cuptiFinalize unregisters the hook.
+  g_other.clear();
+  ASSERT_EQ(cuptiEnableDomain(0, subscriber, CUPTI_CB_DOMAIN_RESOURCE), CUPTI_SUCCESS);
+  deliver(prof::ResourceEventKind::kContextCreated, 0xc1);
+  EXPECT_TRUE(g_other.empty());
+  ASSERT_EQ(cuptiUnsubscribe(subscriber), CUPTI_SUCCESS);
+  deliver(prof::ResourceEventKind::kContextSynchronized, 0xc1);
+  EXPECT_TRUE(g_other.empty());
+  cuptiFinalize();
+  EXPECT_EQ(g_driver.resource_hook, nullptr);
+}
+
+TEST_F(CuptiTest, GraphResourceCallbacksCarryCuptiGraphData) {
+  g_other.clear();
+  CUpti_SubscriberHandle subscriber = nullptr;
+  ASSERT_EQ(cuptiSubscribe(&subscriber, on_other_callback, nullptr), CUPTI_SUCCESS);
+  ASSERT_EQ(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED),
+            CUPTI_SUCCESS);
+  ASSERT_EQ(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED),
+            CUPTI_SUCCESS);
+  ASSERT_NE(g_driver.resource_hook, nullptr);
+  const auto copy_graph = reinterpret_cast<CUgraph>(uintptr_t{0x1100});
+  const auto copy_node = reinterpret_cast<CUgraphNode>(uintptr_t{0x3100});
+  prof::ResourceEvent e;
+  e.kind = prof::ResourceEventKind::kGraphNodeCreated;  // not enabled
+  e.graph = kGraph;
+  e.node = kGraphNode;
+  e.node_type = CU_GRAPH_NODE_TYPE_KERNEL;
+  g_driver.resource_hook(e);
+  e.kind = prof::ResourceEventKind::kGraphNodeCloned;
+  e.graph = copy_graph;
+  e.node = copy_node;
+  e.original_graph = kGraph;
+  e.original_node = kGraphNode;
+  e.graph_exec = kGraphExec;
+  g_driver.resource_hook(e);
+  prof::ResourceEvent x;
+  x.kind = prof::ResourceEventKind::kGraphExecCreated;
+  x.graph = kGraph;
+  x.graph_exec = kGraphExec;
+  g_driver.resource_hook(x);
+  ASSERT_EQ(g_other.size(), 2u);
+  EXPECT_EQ(g_other[0].cbid, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED);
+  EXPECT_EQ(g_other[0].graph.graph, copy_graph);
+  EXPECT_EQ(g_other[0].graph.node, copy_node);
+  EXPECT_EQ(g_other[0].graph.originalGraph, kGraph);
+  EXPECT_EQ(g_other[0].graph.originalNode, kGraphNode);
+  EXPECT_EQ(g_other[0].graph.nodeType, CU_GRAPH_NODE_TYPE_KERNEL);
+  EXPECT_EQ(g_other[0].graph.graphExec, kGraphExec);
+  EXPECT_EQ(g_other[1].cbid, CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED);
+  EXPECT_EQ(g_other[1].graph.graph, kGraph);
+  EXPECT_EQ(g_other[1].graph.graphExec, kGraphExec);
+  EXPECT_EQ(g_other[1].graph.node, nullptr);
+  ASSERT_EQ(cuptiUnsubscribe(subscriber), CUPTI_SUCCESS);
+}
+
+TEST_F(CuptiTest, GraphIdsComeFromTheDriver) {
+  uint32_t id = 0;
+  uint64_t node_id = 0;
+  ASSERT_EQ(cuptiGetGraphId(kGraph, &id), CUPTI_SUCCESS);
+  EXPECT_EQ(id, kGraphIdValue);
+  ASSERT_EQ(cuptiGetGraphExecId(kGraphExec, &id), CUPTI_SUCCESS);
+  EXPECT_EQ(id, kGraphExecIdValue);
+  // An executable passed as a graph (clients written before cuptiGetGraphExecId).
+  ASSERT_EQ(cuptiGetGraphId(reinterpret_cast<CUgraph>(kGraphExec), &id), CUPTI_SUCCESS);
+  EXPECT_EQ(id, kGraphExecIdValue);
+  ASSERT_EQ(cuptiGetGraphNodeId(kGraphNode, &node_id), CUPTI_SUCCESS);
+  EXPECT_EQ(node_id, kGraphNodeIdValue);  // 64 bits, not truncated
+
+  // Bad arguments: CUPTI_ERROR_INVALID_PARAMETER (cupti_activity.h), nothing written.
+  id = 99;
+  node_id = 99;
+  EXPECT_EQ(cuptiGetGraphId(nullptr, &id), CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(cuptiGetGraphId(kGraph, nullptr), CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(cuptiGetGraphExecId(nullptr, &id), CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(cuptiGetGraphExecId(kGraphExec, nullptr), CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(cuptiGetGraphNodeId(nullptr, &node_id), CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(cuptiGetGraphNodeId(kGraphNode, nullptr), CUPTI_ERROR_INVALID_PARAMETER);
+  // Handles the driver does not know (destroyed, or of another kind).
+  EXPECT_EQ(cuptiGetGraphId(reinterpret_cast<CUgraph>(kGraphNode), &id),
+            CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(cuptiGetGraphExecId(reinterpret_cast<CUgraphExec>(kGraph), &id),
+            CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(cuptiGetGraphNodeId(reinterpret_cast<CUgraphNode>(kGraph), &node_id),
+            CUPTI_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(id, 99u);
+  EXPECT_EQ(node_id, 99u);
+  EXPECT_EQ(cuptiGetLastError(), CUPTI_ERROR_INVALID_PARAMETER);
 }
 
 TEST(CuptiFlushTest, FlushWithoutCallbacksIsAnInvalidOperation) {

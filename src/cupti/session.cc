@@ -167,6 +167,101 @@ CUptiResult Session::pop_external_correlation(CUpti_ExternalCorrelationKind kind
   return CUPTI_SUCCESS;
 }
 
+void Session::watch_resources() {
+  if (initialize() != CUPTI_SUCCESS) return;
+  std::lock_guard lock(init_mu_);
+  const prof::ProfilerTable* t = table();
+  if (resource_hook_registered_ || t == nullptr || t->set_resource_hook == nullptr) return;
+  t->set_resource_hook(&Session::on_resource_event);
+  resource_hook_registered_ = true;
+}
+
+void Session::on_resource_event(const prof::ResourceEvent& event) {
+  using K = prof::ResourceEventKind;
+  Callbacks& callbacks = get().callbacks();
+  if (event.kind == K::kStreamSynchronized || event.kind == K::kContextSynchronized) {
+    CUpti_SynchronizeData data{};
+    data.context = event.context;
+    data.stream = event.kind == K::kStreamSynchronized ? event.stream : nullptr;
+    callbacks.dispatch_other(CUPTI_CB_DOMAIN_SYNCHRONIZE,
+                             event.kind == K::kStreamSynchronized
+                                 ? CUPTI_CBID_SYNCHRONIZE_STREAM_SYNCHRONIZED
+                                 : CUPTI_CBID_SYNCHRONIZE_CONTEXT_SYNCHRONIZED,
+                             &data);
+    return;
+  }
+  CUpti_CallbackIdResource cbid = CUPTI_CBID_RESOURCE_INVALID;
+  switch (event.kind) {
+    case K::kContextCreated:
+      cbid = CUPTI_CBID_RESOURCE_CONTEXT_CREATED;
+      break;
+    case K::kContextDestroyStarting:
+      cbid = CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;
+      break;
+    case K::kStreamCreated:
+      cbid = CUPTI_CBID_RESOURCE_STREAM_CREATED;
+      break;
+    case K::kStreamDestroyStarting:
+      cbid = CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING;
+      break;
+    case K::kModuleLoaded:
+      cbid = CUPTI_CBID_RESOURCE_MODULE_LOADED;
+      break;
+    case K::kModuleUnloadStarting:
+      cbid = CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING;
+      break;
+    case K::kGraphCreated:
+      cbid = CUPTI_CBID_RESOURCE_GRAPH_CREATED;
+      break;
+    case K::kGraphCloned:
+      cbid = CUPTI_CBID_RESOURCE_GRAPH_CLONED;
+      break;
+    case K::kGraphDestroyStarting:
+      cbid = CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING;
+      break;
+    case K::kGraphNodeCreated:
+      cbid = CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED;
+      break;
+    case K::kGraphNodeCloned:
+      cbid = CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED;
+      break;
+    case K::kGraphNodeDestroyStarting:
+      cbid = CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING;
+      break;
+    case K::kGraphExecCreated:
+      cbid = CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED;
+      break;
+    case K::kGraphExecDestroyStarting:
+      cbid = CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING;
+      break;
+    default:
+      return;
+  }
+  CUpti_ResourceData data{};
+  data.context = event.context;
+  CUpti_ModuleResourceData module{};
+  CUpti_GraphData graph{};
+  if (event.kind >= K::kGraphCreated) {
+    graph.graph = event.graph;
+    graph.originalGraph = event.original_graph;
+    graph.node = event.node;
+    graph.originalNode = event.original_node;
+    graph.nodeType = event.node_type;
+    graph.graphExec = event.graph_exec;
+    data.resourceDescriptor = &graph;
+  } else if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED ||
+      cbid == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+    module.moduleId = event.module_id;
+    module.cubinSize = event.image_size;
+    module.pCubin = static_cast<const char*>(event.image);
+    data.resourceDescriptor = &module;
+  } else if (cbid == CUPTI_CBID_RESOURCE_STREAM_CREATED ||
+             cbid == CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING) {
+    data.resourceHandle.stream = event.stream;
+  }
+  callbacks.dispatch_other(CUPTI_CB_DOMAIN_RESOURCE, cbid, &data);
+}
+
 void Session::finalize() {
   const prof::ProfilerTable* t = table();
   if (t != nullptr) t->flush(/*wait=*/false);
@@ -184,6 +279,8 @@ void Session::finalize() {
   for (auto& f : runtime_apis_) f.store(0);
   for (auto& f : driver_apis_) f.store(0);
   std::lock_guard lock(init_mu_);
+  if (resource_hook_registered_ && t != nullptr) t->set_resource_hook(nullptr);
+  resource_hook_registered_ = false;
   if (attached_ && t != nullptr) t->detach(this);
   attached_ = false;
   table_.store(nullptr, std::memory_order_release);

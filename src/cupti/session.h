@@ -76,6 +76,19 @@ class Session final : public prof::Sink {
   CUpti_ActivityThreadIdType thread_id_type() const { return thread_id_type_.load(); }
 
   Callbacks& callbacks() { return callbacks_; }
+  // Registers the hook for the driver's resource events (ProfilerTable::
+  // set_resource_hook) so that RESOURCE and SYNCHRONIZE callbacks come; called when the
+  // client enables one. Idempotent; finalize() unregisters. Until then the driver pays
+  // nothing for them (and keeps no module image copies for unload events).
+  void watch_resources();
+  // The hook: the event as the CUPTI callback of its domain and cbid, when enabled:
+  // CONTEXT_CREATED, CONTEXT_DESTROY_STARTING, STREAM_CREATED, STREAM_DESTROY_STARTING
+  // (CUpti_ResourceData), MODULE_LOADED, MODULE_UNLOAD_STARTING (CUpti_ResourceData whose
+  // resourceDescriptor is a CUpti_ModuleResourceData), GRAPH_CREATED / _CLONED /
+  // _DESTROY_STARTING, GRAPHNODE_CREATED / _CLONED / _DESTROY_STARTING, GRAPHEXEC_CREATED /
+  // _DESTROY_STARTING (resourceDescriptor: a CUpti_GraphData), STREAM_SYNCHRONIZED,
+  // CONTEXT_SYNCHRONIZED (CUpti_SynchronizeData).
+  static void on_resource_event(const prof::ResourceEvent& event);
 
   // cuptiDeviceGetChipName: the arch config name in the driver's record of device
   // `ordinal` (prof::Device::arch, which the SQLite export writes as
@@ -126,6 +139,7 @@ class Session final : public prof::Sink {
   std::atomic<const prof::ProfilerTable*> table_{nullptr};
   const prof::ProfilerTable* test_table_ = nullptr;
   bool attached_ = false;
+  bool resource_hook_registered_ = false;  // init_mu_
   std::array<std::atomic<uint8_t>, CUPTI_ACTIVITY_KIND_COUNT> kinds_{};
   std::array<std::atomic<uint8_t>, CUPTI_RUNTIME_TRACE_CBID_SIZE> runtime_apis_{};
   std::array<std::atomic<uint8_t>, CUPTI_DRIVER_TRACE_CBID_SIZE> driver_apis_{};

@@ -20,6 +20,49 @@ namespace strata::prof {
 inline constexpr CUuuid kProfilerTableId = {
     {'S', 'T', 'R', 'A', 'T', 'A', '-', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 'R', '1'}};
 
+// A resource event of the driver (CUPTI's RESOURCE and SYNCHRONIZE callback domains),
+// with the application's handles. Delivered on the thread that caused it, synchronously:
+// the hook may call the driver (cuCtxGetId, cuStreamGetId, ...) but must not wait for
+// another thread that is creating or destroying objects.
+enum class ResourceEventKind : uint32_t {
+  kContextCreated,          // context (a primary context when first retained)
+  kContextDestroyStarting,  // context, still usable (cuCtxDestroy, primary release/reset)
+  kStreamCreated,           // context, stream (user, legacy NULL, per-thread default)
+  kStreamDestroyStarting,   // context, stream
+  kModuleLoaded,            // context, module_id, image
+  kModuleUnloadStarting,    // context, module_id, image
+  kStreamSynchronized,      // context, stream: cuStreamSynchronize returned
+  kContextSynchronized,     // context: cuCtxSynchronize returned
+  // Graphs (CUPTI's CUpti_GraphData), inside the API call that causes them:
+  kGraphCreated,                // graph (cuGraphCreate, a capture's new graph)
+  kGraphCloned,                 // graph, original_graph (cuGraphClone), then its nodes'
+  kGraphDestroyStarting,        // graph
+  kGraphNodeCreated,            // graph, node, node_type (cuGraphAdd*Node, captured work)
+  kGraphNodeCloned,             // graph, node, original_node, node_type (+ graph_exec)
+  kGraphNodeDestroyStarting,    // graph, node, node_type
+  kGraphExecCreated,            // graph (the instantiated one), graph_exec
+  kGraphExecDestroyStarting,    // graph_exec
+};
+
+struct ResourceEvent {
+  ResourceEventKind kind = ResourceEventKind::kContextCreated;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;  // the stream's own handle (never CU_STREAM_LEGACY/PER_THREAD)
+  uint32_t module_id = 0;     // process-unique, from 1
+  // Modules: the image the module was loaded from (PTX text with its NUL, a fatbin, a
+  // Strata binary), valid during the call; null/0 when the driver does not have it.
+  const void* image = nullptr;
+  size_t image_size = 0;
+  // Graphs.
+  CUgraph graph = nullptr;
+  CUgraph original_graph = nullptr;
+  CUgraphNode node = nullptr;
+  CUgraphNode original_node = nullptr;
+  CUgraphNodeType node_type = CU_GRAPH_NODE_TYPE_EMPTY;
+  CUgraphExec graph_exec = nullptr;
+};
+using ResourceHook = void (*)(const ResourceEvent& event);
+
 struct ProfilerTable {
   size_t size;  // sizeof(ProfilerTable) of the driver
   void (*attach)(Sink* sink, uint32_t flags);
@@ -51,6 +94,17 @@ struct ProfilerTable {
   void (*open_api_scope)(ApiScope* storage, ApiDomain domain, uint32_t cbid, const char* name,
                          const char* function, const void* params);
   void (*close_api_scope)(ApiScope* scope);
+  // Resource events (above): the driver calls `hook` for every event from now on (null:
+  // stops). One hook per process; the last set wins. Costs the driver one relaxed atomic
+  // load per event site while null.
+  void (*set_resource_hook)(ResourceHook hook);
+  // Ids of graph objects as Kernel records carry them (graph_id: the executable graph's,
+  // graph_node_id: its node's); 0 for a handle that is not live. graph_id also answers
+  // for a CUgraphExec handle (with its exec id: CUPTI clients before cuptiGetGraphExecId
+  // passed executables to cuptiGetGraphId).
+  uint64_t (*graph_id)(CUgraph graph);
+  uint64_t (*graph_node_id)(CUgraphNode node);
+  uint64_t (*graph_exec_id)(CUgraphExec exec);
 };
 
 // The driver's open_api_scope / close_api_scope.

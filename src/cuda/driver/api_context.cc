@@ -1,6 +1,7 @@
 // Entry points: contexts and primary contexts.
 #include <algorithm>
 
+#include "cuda/driver/api_profiler.h"
 #include "cuda/driver/api_util.h"
 #include "cuda/driver/array.h"
 #include "cuda/driver/capture.h"
@@ -64,6 +65,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev) {
     if (active) {
       // The primary context is gone for every thread; objects it owned die with it.
       ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, d->retain_primary());
+      notify_context_destroy_starting(*ctx);  // before its objects go
       drop_context_objects(ctx.get());
       forget_current_context(ctx.get());
     }
@@ -108,6 +110,7 @@ CUresult CUDAAPI cuCtxCreate(CUcontext* pctx, CUctxCreateParams* params, unsigne
     handles().contexts.insert(ctx);
     push_current_context(ctx);
     *pctx = ctx->handle();
+    notify_context_created(*ctx);
     return ok_status();
   });
 }
@@ -119,6 +122,7 @@ CUresult CUDAAPI cuCtxDestroy(CUcontext handle) {
       return error(Code::kInvalidContext, "cuCtxDestroy: cannot destroy a primary context "
                                           "(use cuDevicePrimaryCtxRelease)");
     }
+    notify_context_destroy_starting(*ctx);
     (void)ctx->synchronize();
     drop_context_objects(ctx.get());
     ctx->mark_destroyed();
@@ -171,8 +175,13 @@ CUresult CUDAAPI cuCtxSynchronize() {
   return api_call("cuCtxSynchronize", [&]() -> Status {
     RETURN_IF_ERROR(capture_check_unsafe("cuCtxSynchronize"));
     ASSIGN_OR_RETURN(std::shared_ptr<Context> ctx, checked_current_context());
-    ScopedSync sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, *ctx, nullptr, nullptr);
-    return ctx->synchronize();
+    {
+      ScopedSync sync(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, *ctx, nullptr,
+                      nullptr);
+      RETURN_IF_ERROR(ctx->synchronize());
+    }
+    notify_context_synchronized(*ctx);
+    return ok_status();
   });
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "base/log.h"
+#include "cuda/driver/api_profiler.h"
 #include "cuda/driver/api_util.h"
 #include "cuda/driver/capture.h"
 #include "cuda/driver/device.h"
@@ -86,6 +87,7 @@ CUresult add_node(const char* api, CUgraphNode* out, CUgraph graph, const CUgrap
     ASSIGN_OR_RETURN(NodeParams params, make());
     ASSIGN_OR_RETURN(GraphNode * node, g->add_node(std::move(params), deps));
     *out = node->handle();
+    notify_graph_node_created(*node);
     return ok_status();
   });
 }
@@ -136,6 +138,7 @@ CUresult CUDAAPI cuGraphCreate(CUgraph* phGraph, unsigned int flags) {
     std::shared_ptr<Graph> g = Graph::create();
     handles().graphs.insert(g);
     *phGraph = g->handle();
+    notify_graph_created(*g);
     return ok_status();
   });
 }
@@ -146,6 +149,7 @@ CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph) {
     if (g->is_child()) {
       return error(Code::kInvalidValue, "cuGraphDestroy: the graph belongs to a child graph node");
     }
+    notify_graph_destroy_starting(*g);
     handles().graphs.erase(hGraph);
     return ok_status();
   });
@@ -161,6 +165,7 @@ CUresult CUDAAPI cuGraphClone(CUgraph* phGraphClone, CUgraph originalGraph) {
     ASSIGN_OR_RETURN(std::shared_ptr<Graph> copy, g->clone());
     handles().graphs.insert(copy);
     *phGraphClone = copy->handle();
+    notify_graph_cloned(*copy, *g);
     return ok_status();
   });
 }
@@ -625,6 +630,7 @@ CUresult CUDAAPI cuGraphDestroyNode(CUgraphNode hNode) {
     if (n->graph().has_memory_nodes()) {
       return error(Code::kNotSupported, "nodes of graphs with memory nodes cannot be destroyed");
     }
+    notify_graph_node_destroy_starting(*n);
     n->graph().destroy_node(n.get());
     return ok_status();
   });
@@ -691,6 +697,7 @@ CUresult CUDAAPI cuGraphInstantiate(CUgraphExec* phGraphExec, CUgraph hGraph,
     ASSIGN_OR_RETURN(std::shared_ptr<GraphExec> e, GraphExec::instantiate(*g, flags));
     handles().graph_execs.insert(e);
     *phGraphExec = e->handle();
+    notify_graph_exec_created(*e, *g);
     return ok_status();
   });
 }
@@ -707,6 +714,10 @@ CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec, cuuint64_t* flags) 
 
 CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec) {
   return api_call("cuGraphExecDestroy", [&]() -> Status {
+    // The resource event first, while the handle still resolves.
+    if (std::shared_ptr<GraphExec> live = handles().graph_execs.find(hGraphExec)) {
+      notify_graph_exec_destroy_starting(*live);
+    }
     if (!handles().graph_execs.erase(hGraphExec)) {
       return error(Code::kInvalidValue, "cuGraphExecDestroy: the exec is not live");
     }

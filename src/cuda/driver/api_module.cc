@@ -1,4 +1,5 @@
 // Entry points: modules, functions and the PTX linker.
+#include "cuda/driver/api_profiler.h"
 #include "cuda/driver/api_util.h"
 #include "cuda/driver/compute_capability.h"
 #include "cuda/driver/device.h"
@@ -29,6 +30,11 @@ Status load_module(const char* api, CUmodule* out, const void* image, const JitL
   for (const auto& f : module->functions()) handles().functions.insert(f);
   ctx->add_module(module);
   *out = module->handle();
+  if (resource_hook_set()) {
+    StatusOr<std::span<const uint8_t>> extent = module_image_extent(image);
+    notify_module_loaded(*module, extent.ok() ? extent->data() : nullptr,
+                         extent.ok() ? extent->size() : 0);
+  }
   return ok_status();
 }
 
@@ -94,6 +100,10 @@ CUresult CUDAAPI cuModuleUnload(CUmodule hmod) {
     if (is_library_module(reinterpret_cast<const Module*>(hmod))) {
       return error(Code::kNotPermitted, "cuModuleUnload: the module belongs to a library "
                                         "(cuLibraryGetModule); unload the library instead");
+    }
+    // The resource event first, while the handle still resolves.
+    if (std::shared_ptr<Module> live = handles().modules.find(hmod)) {
+      notify_module_unload_starting(*live);
     }
     std::shared_ptr<Module> module = handles().modules.erase(hmod);
     if (!module) return error(Code::kInvalidHandle, "cuModuleUnload: module is not live");

@@ -1,5 +1,6 @@
 // Entry points: stream and event lifetime (the stream-ordered operations are in
 // api_stream_ops.inc, compiled once per default-stream flavour).
+#include "cuda/driver/api_profiler.h"
 #include "cuda/driver/api_util.h"
 #include "cuda/driver/capture.h"
 #include "cuda/driver/event.h"
@@ -18,6 +19,7 @@ CUresult CUDAAPI cuStreamCreate(CUstream* phStream, unsigned int Flags) {
     ASSIGN_OR_RETURN(std::shared_ptr<Stream> s, Stream::create(ctx.get(), Stream::Kind::kUser, Flags));
     handles().streams.insert(s);
     *phStream = s->handle();
+    notify_stream_created(*s);
     return ok_status();
   });
 }
@@ -35,6 +37,7 @@ CUresult CUDAAPI cuStreamCreateWithPriority(CUstream* phStream, unsigned int fla
                      Stream::create(ctx.get(), Stream::Kind::kUser, flags, priority));
     handles().streams.insert(s);
     *phStream = s->handle();
+    notify_stream_created(*s);
     return ok_status();
   });
 }
@@ -51,6 +54,10 @@ CUresult CUDAAPI cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPr
 
 CUresult CUDAAPI cuStreamDestroy(CUstream hStream) {
   return api_call("cuStreamDestroy", [&]() -> Status {
+    // The resource event first, while the handle still resolves.
+    if (std::shared_ptr<Stream> live = handles().streams.find(hStream)) {
+      notify_stream_destroy_starting(*live);
+    }
     std::shared_ptr<Stream> s = handles().streams.erase(hStream);
     if (!s) return error(Code::kInvalidHandle, "cuStreamDestroy: stream is not live");
     // Pending work still completes: the queue keeps what it needs alive; the stream's

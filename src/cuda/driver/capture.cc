@@ -6,6 +6,7 @@
 #include <set>
 #include <thread>
 
+#include "cuda/driver/api_profiler.h"
 #include "cuda/driver/context.h"
 #include "cuda/driver/cu_result.h"
 #include "cuda/driver/event.h"
@@ -134,6 +135,8 @@ Status add_locked(StreamState& st, NodeParams params) {
   ASSIGN_OR_RETURN(GraphNode * node,
                    st.session->graph->add_node(std::move(params), st.dependencies));
   st.dependencies.assign(1, node);
+  // Inside the captured call, under the capture lock (the hook must not capture).
+  notify_graph_node_created(*node);
   return ok_status();
 }
 
@@ -225,7 +228,10 @@ StatusOr<std::shared_ptr<Graph>> end_capture(Stream& stream) {
   session->ended = true;
   for (Stream* s : session->streams) state().streams.erase(s);
   RETURN_IF_ERROR(result);
-  if (session->new_graph) handles().graphs.insert(session->graph);
+  if (session->new_graph) {
+    handles().graphs.insert(session->graph);
+    notify_graph_created(*session->graph);
+  }
   return session->graph;
 }
 

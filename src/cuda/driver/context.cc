@@ -7,6 +7,7 @@
 
 #include "base/exit_safe_thread_local.h"
 #include "base/log.h"
+#include "cuda/driver/api_profiler.h"
 #include "cuda/driver/cu_result.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/error_strings.h"
@@ -148,6 +149,7 @@ StatusOr<std::shared_ptr<Stream>> Context::per_thread_stream() {
   }
   ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream, Stream::create(this, Stream::Kind::kPerThread, 0));
   per_thread_streams().emplace_back(weak_from_this(), stream);
+  notify_stream_created(*stream);
   return stream;
 }
 
@@ -259,6 +261,25 @@ Status Context::free_device(uint64_t va) {
 void Context::add_module(const std::shared_ptr<Module>& module) {
   std::lock_guard<std::mutex> lock(mutex_);
   modules_.push_back(module);
+}
+
+std::vector<Stream*> Context::streams() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Stream*> out;
+  for (Stream* s : streams_) {
+    if (s != legacy_stream_.get()) out.push_back(s);
+  }
+  if (legacy_stream_) out.push_back(legacy_stream_.get());
+  return out;
+}
+
+std::vector<std::shared_ptr<Module>> Context::modules() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::shared_ptr<Module>> out;
+  for (const auto& weak : modules_) {
+    if (auto m = weak.lock()) out.push_back(std::move(m));
+  }
+  return out;
 }
 
 void Context::remove_module(const Module* module) {

@@ -97,6 +97,12 @@ class Context : public std::enable_shared_from_this<Context> {
   // (hal::WorkDescription::code_va); null when no loaded module has it.
   std::shared_ptr<const SourceLines> source_lines_at(uint64_t kernel_code_va);
 
+  // Profiler resource events (api_profiler.h): the context's streams (legacy last) and
+  // live modules, and "destroy reported" (true the first time only).
+  std::vector<Stream*> streams();
+  std::vector<std::shared_ptr<Module>> modules();
+  bool claim_destroy_report() { return !destroy_reported_.exchange(true); }
+
  private:
   Context(Device* device, std::shared_ptr<hal::Context> hal, unsigned int flags, bool primary)
       : device_(device), hal_(std::move(hal)), flags_(flags), primary_(primary),
@@ -110,6 +116,7 @@ class Context : public std::enable_shared_from_this<Context> {
   bool primary_;
   std::atomic<bool> destroyed_{false};
   std::atomic<bool> fault_logged_{false};
+  std::atomic<bool> destroy_reported_{false};
   std::shared_ptr<Stream> legacy_stream_;
   std::unique_ptr<DeviceRuntime> device_runtime_;
   std::unique_ptr<ActivityTracker> activity_;

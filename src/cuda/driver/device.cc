@@ -4,6 +4,7 @@
 #include <string>
 
 #include "base/log.h"
+#include "cuda/driver/api_profiler.h"
 #include "cuda/driver/context.h"
 #include "cuda/driver/handles.h"
 #include "fmt/format.h"
@@ -103,13 +104,21 @@ StatusOr<Device*> device(CUdevice ordinal) {
 }
 
 StatusOr<std::shared_ptr<Context>> Device::retain_primary() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!primary_) {
-    ASSIGN_OR_RETURN(primary_, Context::create(this, primary_flags_, /*primary=*/true));
-    handles().contexts.insert(primary_);
+  std::shared_ptr<Context> context;
+  bool created = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!primary_) {
+      ASSIGN_OR_RETURN(primary_, Context::create(this, primary_flags_, /*primary=*/true));
+      handles().contexts.insert(primary_);
+      created = true;
+    }
+    ++primary_refs_;
+    context = primary_;
   }
-  ++primary_refs_;
-  return primary_;
+  // Outside the lock: the profiler's hook may call the driver.
+  if (created) notify_context_created(*context);
+  return context;
 }
 
 Status Device::release_primary() {
@@ -123,6 +132,7 @@ Status Device::release_primary() {
     if (--primary_refs_ == 0) dead = std::move(primary_);
   }
   if (dead) {
+    notify_context_destroy_starting(*dead);
     (void)dead->synchronize();
     dead->mark_destroyed();
     handles().contexts.erase(dead.get());
@@ -138,6 +148,7 @@ Status Device::reset_primary() {
     primary_refs_ = 0;
   }
   if (dead) {
+    notify_context_destroy_starting(*dead);
     (void)dead->synchronize();
     dead->mark_destroyed();
     handles().contexts.erase(dead.get());

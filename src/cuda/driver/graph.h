@@ -115,7 +115,7 @@ StatusOr<NodeParams> mem_free_node_params(CUdeviceptr dptr);
 // write their VA back into `p`.
 StatusOr<NodeParams> node_params(CUgraphNodeParams* p);
 
-// Process-unique ids of graph nodes and graph executables (profiler records).
+// Process-unique ids of graphs, graph nodes and graph executables (profiler records).
 uint64_t next_graph_object_id();
 
 class GraphNode {
@@ -161,6 +161,8 @@ class Graph : public std::enable_shared_from_this<Graph> {
   static std::shared_ptr<Graph> create();
   ~Graph();
   CUgraph handle() { return reinterpret_cast<CUgraph>(this); }
+  // A process-unique id (cuptiGetGraphId), from the counter of nodes and executables.
+  uint64_t id() const { return id_; }
 
   // Adds a node after `dependencies` (nodes of this graph, no duplicates:
   // kInvalidValue). The node handle is registered for lookups.
@@ -204,6 +206,7 @@ class Graph : public std::enable_shared_from_this<Graph> {
   std::map<std::shared_ptr<UserObject>, unsigned int> user_objects_;
   std::shared_ptr<std::atomic<int>> instantiations_ = std::make_shared<std::atomic<int>>(0);
   bool is_child_ = false;
+  const uint64_t id_ = next_graph_object_id();
 };
 
 // CUuserObject: a reference-counted object whose destructor runs when the last

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "cuda/driver/api_profiler.h"
 #include "cuda/driver/context.h"
 #include "cuda/driver/device.h"
 #include "cuda/driver/handles.h"
@@ -122,6 +123,22 @@ StatusOr<std::shared_ptr<Kernel>> Library::kernel(std::string_view name) {
 }
 
 StatusOr<std::shared_ptr<Module>> Library::module(Context& context) {
+  bool loaded = false;
+  ASSIGN_OR_RETURN(std::shared_ptr<Module> module, find_or_load_module(context, &loaded));
+  // Outside mutex_: the profiler's hook may call the driver.
+  if (loaded && resource_hook_set()) {
+    if (!owned_code_.empty()) {
+      notify_module_loaded(*module, owned_code_.data(), owned_code_.size());
+    } else {
+      StatusOr<std::span<const uint8_t>> extent = module_image_extent(code_);
+      notify_module_loaded(*module, extent.ok() ? extent->data() : nullptr,
+                           extent.ok() ? extent->size() : 0);
+    }
+  }
+  return module;
+}
+
+StatusOr<std::shared_ptr<Module>> Library::find_or_load_module(Context& context, bool* loaded) {
   std::lock_guard lock(mutex_);
   // Forget modules whose context was destroyed or reset (they left the handle tables).
   std::erase_if(modules_, [](const std::shared_ptr<Module>& m) {
@@ -154,6 +171,7 @@ StatusOr<std::shared_ptr<Module>> Library::module(Context& context) {
   for (const auto& f : module->functions()) handles().functions.insert(f);
   context.add_module(module);
   modules_.push_back(module);
+  *loaded = true;
   return module;
 }
 
@@ -175,6 +193,7 @@ Status Library::unload_modules() {
   }
   Status first = ok_status();
   for (const auto& m : modules) {
+    if (handles().modules.find(m.get())) notify_module_unload_starting(*m);
     if (!handles().modules.erase(m.get())) continue;  // its context is gone already
     Status s = m->context().synchronize();            // no queued launch still uses it
     if (first.ok() && !s.ok()) first = s;

@@ -100,6 +100,8 @@ class Library : public std::enable_shared_from_this<Library> {
 
  private:
   Library() = default;
+  // module()'s work under mutex_; `loaded` says whether it loaded the module now.
+  StatusOr<std::shared_ptr<Module>> find_or_load_module(Context& context, bool* loaded);
 
   std::vector<uint8_t> owned_code_;  // the copy `code_` points into, unless preserved
   const void* code_ = nullptr;

@@ -35,6 +35,11 @@ uint64_t content_key(const sxbin::Binary& binary) {
 
 const sxbin::KernelDesc& Function::desc() const { return module_->binary().kernels[index_]; }
 
+uint32_t Module::next_module_resource_id() {
+  static std::atomic<uint32_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 StatusOr<std::shared_ptr<Module>> Module::load(Context& context, sxbin::Binary binary,
                                                std::string name) {
   std::shared_ptr<Module> module(new Module(context.shared_from_this(), std::move(binary)));

@@ -86,6 +86,14 @@ class Module {
   // profiler's pending records).
   std::shared_ptr<const SourceLines> source_lines() const;
 
+  // Profiler resource events (api_profiler.h): a process-unique id (from 1), the copy of
+  // the image it was loaded from kept while a client watches (for the unload event), and
+  // "unload reported" (true the first time only).
+  uint32_t resource_id() const { return resource_id_; }
+  const std::vector<uint8_t>& resource_image() const { return resource_image_; }
+  void set_resource_image(std::vector<uint8_t> image) { resource_image_ = std::move(image); }
+  bool claim_unload_report() { return !unload_reported_.exchange(true); }
+
  private:
   Module(std::shared_ptr<Context> context, sxbin::Binary binary)
       : context_(std::move(context)), binary_(std::move(binary)) {}
@@ -103,6 +111,10 @@ class Module {
   std::vector<std::shared_ptr<Function>> functions_;
   mutable std::once_flag source_lines_once_;
   mutable std::shared_ptr<const SourceLines> source_lines_;
+  const uint32_t resource_id_ = next_module_resource_id();
+  std::vector<uint8_t> resource_image_;
+  std::atomic<bool> unload_reported_{false};
+  static uint32_t next_module_resource_id();
 };
 
 }  // namespace strata::cuda::driver

@@ -173,6 +173,26 @@ StatusOr<std::vector<uint8_t>> jit_compile(const std::vector<compiler::PtxSource
   return bytes;
 }
 
+StatusOr<std::span<const uint8_t>> module_image_extent(const void* image) {
+  if (image == nullptr) return error(Code::kInvalidImage, "module image is null");
+  switch (fatbin::classify_module_image(image)) {
+    case fatbin::ModuleImageKind::kPtx: {
+      const char* text = static_cast<const char*>(image);
+      return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text),
+                                      std::strlen(text) + 1);
+    }
+    case fatbin::ModuleImageKind::kFatbin:
+      return fatbin::image_at(image);
+    case fatbin::ModuleImageKind::kWrapper: {
+      ASSIGN_OR_RETURN(fatbin::Wrapper wrapper, fatbin::read_wrapper(image));
+      return wrapper.image;
+    }
+    case fatbin::ModuleImageKind::kElf:
+      return sxbin_image_at(image);
+  }
+  return error(Code::kInvalidImage, "unrecognised module image");
+}
+
 StatusOr<sxbin::Binary> load_module_image(const void* image, const hw::ArchConfig& arch) {
   if (image == nullptr) return error(Code::kInvalidValue, "module image is null");
   ASSIGN_OR_RETURN(std::vector<compiler::PtxSource> sources, ptx_sources_of_image(image, arch));

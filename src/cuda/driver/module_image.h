@@ -38,6 +38,11 @@ StatusOr<std::span<const uint8_t>> sxbin_image_at(const void* image);
 StatusOr<std::vector<uint8_t>> jit_compile(const std::vector<compiler::PtxSource>& sources,
                                            const hw::ArchConfig& arch);
 
+// The bytes of a module image as the profiler's resource events report it: PTX text with
+// its NUL, a fatbin image, the fatbin a wrapper points to (its header-bounded image), a
+// Strata binary. kInvalidImage when the extent cannot be known.
+StatusOr<std::span<const uint8_t>> module_image_extent(const void* image);
+
 // The whole path: image -> parsed, validated Strata binary.
 StatusOr<sxbin::Binary> load_module_image(const void* image, const hw::ArchConfig& arch);
 

@@ -96,6 +96,9 @@ class Stream {
   // later work fails with that Status too.
   Status launch_host(std::function<void(const Status&)> fn);
 
+  // Profiler resource events (api_profiler.h): true the first time only.
+  bool claim_destroy_report() { return !destroy_reported_.exchange(true); }
+
  private:
   Stream(Context* context, Kind kind, unsigned int flags) : context_(context), kind_(kind), flags_(flags) {}
   void reap_locked(uint64_t completed);
@@ -118,6 +121,7 @@ class Stream {
   std::mutex mutex_;  // orders submissions with timeline values
   std::deque<std::pair<uint64_t, std::shared_ptr<void>>> retained_;
   unsigned long long id_ = 0;
+  std::atomic<bool> destroy_reported_{false};
   static constexpr size_t kRecycledCommandBuffers = 256;
   std::mutex recycled_mutex_;
   // A ring: [recycled_head_, recycled_head_ + recycled_count_) modulo its size.

@@ -24,6 +24,8 @@ LAYERS = {
     "cuda/driver": ["prof", "hal", "compiler", "cuda/fatbin", "hw/config", "hw/perf", "isa", "base"],
     "cuda/runtime": ["cuda/driver", "cuda/fatbin", "prof", "base"],
     "cupti": ["prof", "base"],
+    # cuBLAS / cuBLASLt: clients of the public CUDA APIs only.
+    "blas": ["base"],
     "tools": ["prof", "cuda/driver", "cuda/fatbin", "compiler", "hal", "hw/config", "hw/perf", "isa",
               "base"],
     "libs": ["base"],

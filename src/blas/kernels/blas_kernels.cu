@@ -3,3 +3,4 @@
 #include "level1.cuh"
 #include "level2.cuh"
 #include "gemm.cuh"
+#include "extensions.cuh"

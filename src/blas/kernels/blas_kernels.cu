@@ -4,3 +4,4 @@
 #include "level2.cuh"
 #include "gemm.cuh"
 #include "extensions.cuh"
+#include "trsm.cuh"

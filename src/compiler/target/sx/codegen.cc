@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <map>
 
 #include "compiler/target/sx/dominators.h"
 #include "compiler/target/sx/immediates.h"
@@ -477,39 +476,88 @@ Status Emitter::emit_call(const ir::Inst& i, CodegenResult*) {
   return ok_status();
 }
 
+// A set of blocks, one bit per block.
+class BlockSet {
+ public:
+  explicit BlockSet(size_t blocks = 0) : words_((blocks + 63) / 64, 0) {}
+  bool has(int b) const { return (words_[b / 64] >> (b % 64)) & 1; }
+  void add(int b) { words_[b / 64] |= uint64_t{1} << (b % 64); }
+  bool meets(const BlockSet& o) const {
+    for (size_t k = 0; k < words_.size(); ++k)
+      if (words_[k] & o.words_[k]) return true;
+    return false;
+  }
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
+// Blocks reachable from `from`'s successors without passing through `stop` (`stop` itself
+// excluded).
+BlockSet reach_avoiding(const ir::Function& f, int from, int stop) {
+  BlockSet seen(f.blocks.size());
+  std::vector<int> stack(f.blocks[from].insts.back().succs);
+  while (!stack.empty()) {
+    const int x = stack.back();
+    stack.pop_back();
+    if (x == stop || seen.has(x)) continue;
+    seen.add(x);
+    for (int s : f.blocks[x].insts.back().succs) stack.push_back(s);
+  }
+  return seen;
+}
+
+// Where the BSSY of a divergent branch in block `b` re-converging at block `p` goes (see
+// codegen.h): the nearest dominator d of b (b included) from which every thread reaches p
+// or exits before it can run the BSSY again, and after which p cannot run again before d
+// does. Returns -1 when there is none (the branch then gets no barrier); otherwise sets
+// *inside to the blocks a thread may run between the BSSY and the BSYNC.
+int region_place(const ir::Function& f, const std::vector<int>& idom, int b, int p,
+                 BlockSet* inside) {
+  const int nb = static_cast<int>(f.blocks.size());
+  auto dominates = [&](int a, int x) {
+    for (int n = 0; n < nb + 1 && x >= 0; ++n) {
+      if (a == x) return true;
+      if (idom[x] == x) return false;
+      x = idom[x];
+    }
+    return false;
+  };
+  for (int d = b, hops = 0; d >= 0 && d != p && hops <= nb;
+       d = idom[d] == d ? -1 : idom[d], ++hops) {
+    // Every path to the BSYNC must run the BSSY first, or the BSYNC sees a stale mask.
+    if (!dominates(d, p)) continue;
+    // After the BSYNC, p must not be reached again (around a loop that d is outside of)
+    // without running the BSSY again. If it can, no block further up can help.
+    if (reach_avoiding(f, p, d).has(p)) return -1;
+    BlockSet s = reach_avoiding(f, d, p);
+    // The BSSY must not run again before its BSYNC (d in a loop that p is outside of):
+    // hoist it out of the loop.
+    if (s.has(d)) continue;
+    // A thread that returns from a called function never reaches the BSYNC.
+    bool returns = false;
+    for (int x = 0; x < nb && !returns; ++x) {
+      const ir::Inst& t = f.blocks[x].insts.back();
+      returns = s.has(x) && t.op == Op::kExit && t.imm == 1;
+    }
+    if (returns) return -1;
+    *inside = std::move(s);
+    return d;
+  }
+  return -1;
+}
+
 // Finds convergence regions (see codegen.h) and assigns barrier ids from [first, last].
 std::vector<Region> find_regions(const ir::Function& f, int first, int last) {
   int nb = static_cast<int>(f.blocks.size());
   auto idom = dominators(f);
   auto ipdom = post_dominators(f);
-  auto dominates = [&](int a, int b) {
-    for (int n = 0; n < nb + 1 && b >= 0; ++n) {
-      if (a == b) return true;
-      if (idom[b] == b) return false;
-      b = idom[b];
-    }
-    return false;
-  };
-  // Natural loops: header -> body.
-  std::map<int, std::vector<bool>> loops;
-  for (int b = 0; b < nb; ++b)
-    for (int s : f.blocks[b].insts.back().succs) {
-      if (idom[b] < 0 || !dominates(s, b)) continue;
-      auto& body = loops.try_emplace(s, std::vector<bool>(nb, false)).first->second;
-      std::vector<int> stack = {b};
-      body[s] = true;
-      while (!stack.empty()) {
-        int x = stack.back();
-        stack.pop_back();
-        if (body[x]) continue;
-        body[x] = true;
-        for (int p : f.blocks[x].preds) stack.push_back(p);
-      }
-    }
   std::vector<Region> regions;
+  std::vector<BlockSet> inside;  // per region: blocks between its BSSY and BSYNC
   for (int b = 0; b < nb; ++b) {
     const ir::Inst& t = f.blocks[b].insts.back();
     if (t.op != Op::kCondBranch || t.uniform || t.srcs[0].is_imm() || t.succs[0] == t.succs[1]) continue;
+    if (idom[b] < 0) continue;
     int p = ipdom[b];
     if (p < 0 || p >= nb) continue;
     // A post-dominator that only exits (possibly through blocks that only branch on)
@@ -519,29 +567,29 @@ std::vector<Region> find_regions(const ir::Function& f, int first, int last) {
       q = f.blocks[q].insts[0].succs[0];
     if (f.blocks[q].insts.size() == 1 && f.blocks[q].insts[0].op == Op::kExit && f.blocks[q].insts[0].imm == 0)
       continue;  // (a function's return block re-converges: the threads return together)
-    int place = b;
-    int outer_size = -1;
-    for (auto& [h, body] : loops) {
-      if (!body[b] || body[p]) continue;
-      int size = static_cast<int>(std::count(body.begin(), body.end(), true));
-      if (size > outer_size && idom[h] >= 0 && idom[h] != h) {
-        outer_size = size;
-        place = idom[h];
-      }
-    }
+    BlockSet in;
+    const int place = region_place(f, idom, b, p, &in);
+    if (place < 0) continue;
     bool dup = false;
     for (const Region& r : regions) dup |= r.place == place && r.sync == p;
-    if (!dup) regions.push_back({place, p});
+    if (dup) continue;
+    regions.push_back({place, p});
+    inside.push_back(std::move(in));
   }
-  // Interval colouring over the block layout.
+  // Colouring: a barrier is live from the end of its place block, through the blocks
+  // inside, to the start of its sync block; regions whose live ranges meet (nested ones)
+  // get distinct ids. (Not the block layout: a region's blocks need not be contiguous.)
+  auto overlap = [&](size_t a, size_t c) {
+    const Region& x = regions[a];
+    const Region& y = regions[c];
+    if (x.place == y.place || x.sync == y.sync) return true;
+    const BlockSet &i = inside[a], &j = inside[c];
+    return i.has(y.place) || i.has(y.sync) || j.has(x.place) || j.has(x.sync) || i.meets(j);
+  };
   for (size_t k = 0; k < regions.size(); ++k) {
-    int lo = std::min(regions[k].place, regions[k].sync), hi = std::max(regions[k].place, regions[k].sync);
     std::vector<bool> busy(isa::kNumConvBarriers, false);
-    for (size_t j = 0; j < k; ++j) {
-      if (regions[j].barrier < 0) continue;
-      int lo2 = std::min(regions[j].place, regions[j].sync), hi2 = std::max(regions[j].place, regions[j].sync);
-      if (lo <= hi2 && lo2 <= hi) busy[regions[j].barrier] = true;
-    }
+    for (size_t j = 0; j < k; ++j)
+      if (regions[j].barrier >= 0 && overlap(j, k)) busy[regions[j].barrier] = true;
     for (int id = first; id <= last; ++id)
       if (!busy[id]) {
         regions[k].barrier = id;

@@ -11,12 +11,20 @@
 // immediate post-dominator P (a virtual exit post-dominates exiting blocks): if P is the
 // virtual exit, or a block that only exits (directly or through blocks that only
 // branch), no barrier is needed (threads leave through EXIT). Otherwise `BSSY Bn, P`
-// is placed right before the branch, or, when the branch sits in loops that P is
-// outside of, at the end of the immediate dominator of the outermost such
-// loop's header (so a divergent loop exit re-converges once, at P). `BSYNC Bn` starts
-// P. Regions get barrier ids by interval colouring over the block layout, so nested
-// live regions use distinct ids (more than 16 at once: the extra regions get none and
-// stay diverged until an enclosing BSYNC).
+// goes at the end of block D and `BSYNC Bn` starts P, where D is the nearest dominator
+// of the branch's block (itself included) such that
+//   - D dominates P: every thread reaching the BSYNC ran this BSSY (a BSYNC reached
+//     around it would wait on the mask an earlier BSSY left, for threads that may be
+//     waiting elsewhere: deadlock), so branches whose join is also reached from
+//     outside them share the region of the block that dominates the join;
+//   - D cannot be reached again from D without passing P (a branch in loops that P is
+//     outside of re-converges once, at P: D is above the outermost such loop);
+//   - P cannot be reached again from P without passing D (P is not the header of a
+//     loop D is outside of), and no thread can return from a function between D and P.
+// A branch with no such D gets no barrier (its threads stay diverged until an
+// enclosing BSYNC). Regions get barrier ids by colouring: regions whose live blocks
+// (from D's end through P's start) meet, such as nested ones, use distinct ids (more
+// than 16 at once: the extra regions get none).
 //
 // CONTROL BITS: after emission, schedule.h sets every instruction's stall count and
 // dependency barriers (wbar, rbar, wait) from the latency table isa/latencies.def, so

@@ -37,6 +37,12 @@ CUfunction Kernels::function(const char* name) {
 
 cublasStatus_t launch_raw(Handle& handle, const char* function, const char* kernel, dim3 grid,
                           dim3 block, unsigned shared_bytes, void** params) {
+  return launch_raw_on(handle, handle.stream, function, kernel, grid, block, shared_bytes, params);
+}
+
+cublasStatus_t launch_raw_on(Handle& handle, cudaStream_t stream, const char* function,
+                             const char* kernel, dim3 grid, dim3 block, unsigned shared_bytes,
+                             void** params) {
   CUfunction f = handle.kernels->function(kernel);
   if (f == nullptr) {
     return fail(CUBLAS_STATUS_INTERNAL_ERROR, function, "the library has no kernel '{}'", kernel);
@@ -44,7 +50,7 @@ cublasStatus_t launch_raw(Handle& handle, const char* function, const char* kern
   ScopedContext scope(handle.context);
   const CUresult r =
       cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes,
-                     reinterpret_cast<CUstream>(handle.stream), params, nullptr);
+                     reinterpret_cast<CUstream>(stream), params, nullptr);
   if (r != CUDA_SUCCESS) {
     return fail(CUBLAS_STATUS_EXECUTION_FAILED, function,
                 "launching {} (grid {}x{}x{}, block {}x{}x{}): {}", kernel, grid.x, grid.y, grid.z,

@@ -64,12 +64,23 @@ class Kernels {
 // naming `function`).
 cublasStatus_t launch_raw(Handle& handle, const char* function, const char* kernel, dim3 grid,
                           dim3 block, unsigned shared_bytes, void** params);
+// The same on `stream` (cuBLASLt passes the stream with each call).
+cublasStatus_t launch_raw_on(Handle& handle, cudaStream_t stream, const char* function,
+                             const char* kernel, dim3 grid, dim3 block, unsigned shared_bytes,
+                             void** params);
 
 template <typename... Args>
 cublasStatus_t launch(Handle& handle, const char* function, const char* kernel, dim3 grid,
                       dim3 block, unsigned shared_bytes, Args... args) {
   void* params[] = {static_cast<void*>(&args)..., nullptr};
   return launch_raw(handle, function, kernel, grid, block, shared_bytes, params);
+}
+template <typename... Args>
+cublasStatus_t launch_on(Handle& handle, cudaStream_t stream, const char* function,
+                         const char* kernel, dim3 grid, dim3 block, unsigned shared_bytes,
+                         Args... args) {
+  void* params[] = {static_cast<void*>(&args)..., nullptr};
+  return launch_raw_on(handle, stream, function, kernel, grid, block, shared_bytes, params);
 }
 
 }  // namespace strata::blas

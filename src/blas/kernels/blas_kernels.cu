@@ -5,3 +5,4 @@
 #include "gemm.cuh"
 #include "extensions.cuh"
 #include "trsm.cuh"
+#include "gemm_lt.cuh"

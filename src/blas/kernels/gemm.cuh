@@ -284,6 +284,8 @@ __device__ void tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta_ar
                                        : static_cast<const TA*>(p.b) + batch * p.stride_b;
     TC* c = p.c_array != nullptr ? static_cast<TC*>(p.c_array[batch])
                                  : static_cast<TC*>(p.c) + batch * p.stride_c;
+    const TC* c_in = p.c_in != nullptr ? static_cast<const TC*>(p.c_in) + batch * p.stride_c_in : c;
+    const int64_t ldc_in = p.c_in != nullptr ? p.ldc_in : p.ldc;
     for (int64_t col_tile = blockIdx.y; col_tile < col_tiles; col_tile += gridDim.y) {
       const int64_t col0 = col_tile * kTileN;
       T acc[kThreadTile][kThreadTile];
@@ -312,7 +314,7 @@ __device__ void tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta_ar
           T v = use_ab ? times(alpha, acc[ii][jj]) : zero_of<T>();
           if (use_c) {
             T old;
-            cvt(old, *out);
+            cvt(old, c_in[row + col * ldc_in]);
             v = madd(beta, old, v);
           }
           cvt(*out, epilogue(v, row, col, batch));

@@ -1,6 +1,7 @@
 // The problem a GEMM kernel (kernels/gemm.cuh) computes, shared by the host code that
-// launches it (gemm.h) and the kernels so both agree on its layout:
+// launches it (gemm.h, lt_matmul.cc) and the kernels so both agree on its layout:
 //   C[b] = epilogue(alpha * op(A[b]) * op(B[b]) + beta * C[b]),  b in [0, batch_count),
+// (cuBLASLt: D[b] = ... + beta * C[b], C read from c_in),
 // column-major, op(A) m x k, op(B) k x n, C m x n. Batch b's matrices are the pointer
 // arrays' entries when the arrays are set (the *Batched entry points: device arrays of
 // device pointers), else a + b * stride_a etc. (the *StridedBatched entry points; a plain
@@ -27,6 +28,10 @@ struct GemmParams {
   void* const* c_array;
   int64_t ldc, stride_c;
   int64_t batch_count;
+  // cuBLASLt: C is read from c_in (ldc_in, stride_c_in) and the result written to c (D);
+  // null: C is read from c itself (cuBLAS).
+  const void* c_in;
+  int64_t ldc_in, stride_c_in;
 };
 
 // How the kernels round real FP32 inputs (each component of complex ones) before the

@@ -259,27 +259,14 @@ cublasStatus_t plan(const char* function, const MatmulDescState* d, const Layout
   return CUBLAS_STATUS_SUCCESS;
 }
 
+// Whether a host scalar of the scale type equals `value` (gemm.h's reader).
 bool host_is(cudaDataType scale, const void* p, double value) {
-  switch (scale) {
-    case CUDA_R_32F:
-      return *static_cast<const float*>(p) == value;
-    case CUDA_R_64F:
-      return *static_cast<const double*>(p) == value;
-    case CUDA_R_16F:
-      return __half2float(*static_cast<const __half*>(p)) == value;
-    case CUDA_R_32I:
-      return *static_cast<const int32_t*>(p) == value;
-    case CUDA_C_32F: {
-      const auto* c = static_cast<const cuComplex*>(p);
-      return c->x == value && c->y == 0.0f;
-    }
-    case CUDA_C_64F: {
-      const auto* c = static_cast<const cuDoubleComplex*>(p);
-      return c->x == value && c->y == 0.0;
-    }
-    default:
-      return false;
-  }
+  bool is = false;
+  gemm_detail::with_scale_type(scale, [&](auto tag) {
+    is = gemm_detail::host_is<decltype(tag)>(p, value);
+    return CUBLAS_STATUS_SUCCESS;
+  });
+  return is;
 }
 
 }  // namespace

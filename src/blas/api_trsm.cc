@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "blas/args.h"
+#include "blas/gemm.h"
 #include "blas/kernels.h"
 #include "blas/kernels/trsm_args.h"
 #include "blas/status.h"
@@ -13,19 +14,6 @@ namespace strata::blas {
 namespace {
 
 using strata_blas::TrsmArgs;
-
-bool host_zero(float v) {
-  return v == 0.0f;
-}
-bool host_zero(double v) {
-  return v == 0.0;
-}
-bool host_zero(cuComplex v) {
-  return v.x == 0.0f && v.y == 0.0f;
-}
-bool host_zero(cuDoubleComplex v) {
-  return v.x == 0.0 && v.y == 0.0;
-}
 
 // Checks and launches. Statuses: CUBLAS_STATUS_INVALID_VALUE for an undefined side, fill
 // mode, operation or diagonal type, m or n < 0, lda < max(1, order of A), ldb < max(1, m),
@@ -64,7 +52,7 @@ cublasStatus_t trsm(const char* function, const char* kernel, cublasHandle_t han
   p.b = b, p.b_array = b_array, p.ldb = ldb;
   p.batch_count = batch_count;
   // With a zero host alpha, A is not read (B becomes zero) and may be null.
-  const bool reads_a = h->device_pointers() || !host_zero(*alpha);
+  const bool reads_a = h->device_pointers() || !gemm_detail::host_is<T>(alpha, 0.0);
   if (b_array == nullptr && b == nullptr) return invalid(function, "B is null");
   if (reads_a && a_array == nullptr && a == nullptr) return invalid(function, "A is null");
   const int64_t rhs = side == CUBLAS_SIDE_LEFT ? n : m;

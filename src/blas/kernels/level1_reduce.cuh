@@ -104,8 +104,9 @@ template <typename R, bool Max>
 struct IndexReducer {
   using P = ValueIndex<R>;
   __device__ static P identity() { return P{R(0), -1}; }
-  // Branch-free (selects): written with early returns, this merge made Strata's simulator
-  // deadlock at a convergence barrier (BSYNC) in iamax pass 1 for some data.
+  // Branch-free (selects). Written with early returns, this merge is what exposed the
+  // compiler's convergence-barrier placement bug (fixed in cfaf813; its shape is tested by
+  // compiler_exec_test Convergence.ChainOfEarlyExitsToOneJoin).
   __device__ static P merge(P a, P b) {
     const bool better = Max ? b.value > a.value : b.value < a.value;
     const bool tie = (b.value == a.value) & (b.index < a.index);

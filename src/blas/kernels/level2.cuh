@@ -97,7 +97,8 @@ __device__ void l2_matvec(const MatvecArgs<T>& p) {
     T* y = p.y_array != nullptr ? p.y_array[b] : p.y + b * p.stride_y;
     // Warp-uniform loops: every thread of the block runs the same trips over the block's
     // column range and masks the terms outside its row's band. (Per-thread trip counts,
-    // the natural form, deadlocked at a BSYNC in Strata's JIT for gbmv shapes.)
+    // the natural form, exposed the compiler's convergence-barrier bug fixed in cfaf813;
+    // cuda_divergent_grid_stride tests that shape.)
     const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
     for (int64_t base = static_cast<int64_t>(blockIdx.x) * blockDim.x; base < rows;
          base += stride) {

@@ -1,5 +1,7 @@
 #include "compiler/target/sx/out_of_ssa.h"
 
+#include "compiler/target/sx/liveness.h"
+
 #include <algorithm>
 #include <numeric>
 #include <utility>
@@ -10,52 +12,22 @@ namespace {
 
 using ir::Op;
 
-// Exact SSA liveness and the interference test of out_of_ssa.h.
+// Exact SSA liveness (liveness.h) and the interference test of out_of_ssa.h.
 class Interference {
  public:
-  explicit Interference(const ir::Function& f) : f_(f) {
+  explicit Interference(const ir::Function& f) : f_(f), live_(compute_liveness(f)) {
     size_t nv = f.values.size(), nb = f.blocks.size();
     def_block_.assign(nv, -1);
     def_index_.assign(nv, -1);
-    std::vector<std::vector<int>> upward(nb), phi_out(nb);
-    std::vector<std::vector<bool>> defs(nb, std::vector<bool>(nv));
     for (size_t b = 0; b < nb; ++b) {
       const auto& insts = f.blocks[b].insts;
       for (size_t k = 0; k < insts.size(); ++k) {
         const ir::Inst& i = insts[k];
-        if (i.op == Op::kPhi) {
-          for (size_t s = 0; s < i.srcs.size() && s < f.blocks[b].preds.size(); ++s)
-            if (!i.srcs[s].is_imm()) phi_out[f.blocks[b].preds[s]].push_back(i.srcs[s].value);
-        } else {
-          for (const auto& s : i.srcs)
-            if (!s.is_imm() && !defs[b][s.value]) upward[b].push_back(s.value);
-        }
         for (int d : i.defs)
           if (d != ir::kNoValue) {
-            defs[b][d] = true;
             def_block_[d] = static_cast<int>(b);
             def_index_[d] = i.op == Op::kPhi ? -1 : static_cast<int>(k);
           }
-      }
-    }
-    live_in_.assign(nb, std::vector<bool>(nv));
-    live_out_.assign(nb, std::vector<bool>(nv));
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (size_t b = nb; b-- > 0;) {
-        std::vector<bool> out(nv);
-        for (int s : f.blocks[b].insts.back().succs)
-          for (size_t v = 0; v < nv; ++v)
-            if (live_in_[s][v]) out[v] = true;
-        for (int v : phi_out[b]) out[v] = true;
-        std::vector<bool> in(nv);
-        for (size_t v = 0; v < nv; ++v) in[v] = out[v] && !defs[b][v];
-        for (int v : upward[b]) in[v] = true;
-        if (in != live_in_[b] || out != live_out_[b]) {
-          live_in_[b] = std::move(in);
-          live_out_[b] = std::move(out);
-          changed = true;
-        }
       }
     }
   }
@@ -72,7 +44,7 @@ class Interference {
       if (def_index_[a] == k) return true;  // same instruction, or two phis of one block
       if (def_index_[a] > k) return false;  // defined later in the block
     }
-    if (live_out_[blk][a]) return true;
+    if (live_.live_out_has(blk, a)) return true;
     const auto& insts = f_.blocks[blk].insts;
     for (size_t j = static_cast<size_t>(k + 1); j < insts.size(); ++j) {
       if (insts[j].op == Op::kPhi) continue;
@@ -83,8 +55,8 @@ class Interference {
   }
 
   const ir::Function& f_;
+  BlockLiveness live_;
   std::vector<int> def_block_, def_index_;
-  std::vector<std::vector<bool>> live_in_, live_out_;
 };
 
 // Emits the parallel copy {dst_i = src_i} as a sequence of kCopy before `at`.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "compiler/target/sx/liveness.h"
 #include "compiler/target/sx/spill.h"
 
 namespace strata::compiler::sx {
@@ -23,50 +24,15 @@ void live_intervals(const ir::Function& f, std::vector<int>* start_out, std::vec
     pos += 2 * static_cast<int>(f.blocks[b].insts.size());
     block_end[b] = pos - 1;
   }
-  // Liveness (sets of values) per block.
-  std::vector<std::vector<bool>> live_in(nb, std::vector<bool>(nv)), live_out(nb, std::vector<bool>(nv));
-  std::vector<std::vector<int>> gen(nb), kill(nb);
-  for (size_t b = 0; b < nb; ++b) {
-    std::vector<bool> defined(nv);
-    for (const auto& i : f.blocks[b].insts) {
-      for (const auto& s : i.srcs)
-        if (!s.is_imm() && !defined[s.value]) gen[b].push_back(s.value);
-      for (int d : i.defs)
-        if (d != ir::kNoValue) {
-          defined[d] = true;
-          kill[b].push_back(d);
-        }
-    }
-  }
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (size_t bi = nb; bi-- > 0;) {
-      const auto& term = f.blocks[bi].insts.back();
-      std::vector<bool> out(nv);
-      for (int s : term.succs)
-        for (size_t v = 0; v < nv; ++v)
-          if (live_in[s][v]) out[v] = true;
-      std::vector<bool> in = out;
-      for (int k : kill[bi]) in[k] = false;
-      for (int g : gen[bi]) in[g] = true;
-      if (in != live_in[bi] || out != live_out[bi]) {
-        live_in[bi] = std::move(in);
-        live_out[bi] = std::move(out);
-        changed = true;
-      }
-    }
-  }
+  const BlockLiveness live = compute_liveness(f);
   std::vector<int> start(nv, INT32_MAX), end(nv, -1);
   auto touch = [&](int v, int p) {
     start[v] = std::min(start[v], p);
     end[v] = std::max(end[v], p);
   };
   for (size_t b = 0; b < nb; ++b) {
-    for (size_t v = 0; v < nv; ++v) {
-      if (live_in[b][v]) touch(static_cast<int>(v), block_start[b]);
-      if (live_out[b][v]) touch(static_cast<int>(v), block_end[b]);
-    }
+    for (int v : live.live_in[b]) touch(v, block_start[b]);
+    for (int v : live.live_out[b]) touch(v, block_end[b]);
     int p = block_start[b];
     for (const auto& i : f.blocks[b].insts) {
       for (const auto& s : i.srcs)

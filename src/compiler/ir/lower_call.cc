@@ -55,6 +55,96 @@ DataType width_type(uint64_t bytes) {
 
 }  // namespace
 
+// ---- .param variables as SSA values ----
+
+namespace {
+
+bool overlaps(int64_t a, int64_t a_bytes, int64_t b, int64_t b_bytes) {
+  return a < b + b_bytes && b < a + a_bytes;
+}
+
+}  // namespace
+
+Status Lowerer::write_param(const std::string& name, int64_t offset, int bytes, int value) {
+  std::map<int64_t, int>& layout = frame().param_layout[name];
+  for (const auto& [o, w] : layout)
+    if (overlaps(o, w, offset, bytes) && (o != offset || w != bytes))
+      return unsupported(
+          inst_ ? inst_->loc : ptx::SourceLoc{},
+          fmt::format(
+              "'{}': a {}-byte .param access at offset {} of '{}' overlaps one of {} bytes at "
+              "offset {} (mixed-width .param layouts are not supported)",
+              inst_ ? inst_->opcode : std::string("call"), bytes, offset, name, w, o));
+  layout[offset] = bytes;
+  ssa_.write(var_key("param:" + name + "@" + std::to_string(offset)), cur_, value);
+  return ok_status();
+}
+
+int Lowerer::read_param(const std::string& name, int64_t offset, int bytes) {
+  std::map<int64_t, int>& layout = frame().param_layout[name];
+  bool known = false;
+  for (const auto& [o, w] : layout) known = known || overlaps(o, w, offset, bytes);
+  // Bytes nobody stored yet: the access becomes the layout there, so that a store of
+  // them later (around a loop) meets the same SSA variable.
+  if (!known) layout[offset] = bytes;
+  return read_param_in(frame().prefix, layout, name, offset, bytes);
+}
+
+int Lowerer::read_param_in(const std::string& prefix, const std::map<int64_t, int>& layout,
+                           const std::string& name, int64_t offset, int bytes) {
+  // The SSA variable of the entry at `o`, `w` bytes wide, in that width's register class.
+  auto entry_value = [&](int64_t o, int w) {
+    int v = ssa_.read(prefix + "param:" + name + "@" + std::to_string(o), cur_,
+                      w == 8 ? DataType::U64 : DataType::U32);
+    bool wide = reg_class(f_.type_of(v)) == RegClass::k64;
+    if (w == 8 && !wide) v = widen(v, /*is_signed=*/false);
+    if (w != 8 && wide) v = low32(v);
+    return v;
+  };
+  auto it = layout.find(offset);
+  if (it != layout.end() && it->second == bytes) return entry_value(offset, bytes);
+  if (it != layout.end() && it->second > bytes && bytes <= 4) {
+    int v = entry_value(offset, it->second);
+    return it->second == 8 ? low32(v) : v;
+  }
+  if (bytes == 8) {
+    int lo = read_param_in(prefix, layout, name, offset, 4);
+    int hi = read_param_in(prefix, layout, name, offset + 4, 4);
+    return pack(DataType::U64, {Operand::val(lo), Operand::val(hi)});
+  }
+  // Up to 4 bytes from several entries, or from the middle of one: each piece shifted
+  // into place; bytes in no entry are zero.
+  const DataType u32 = DataType::U32;
+  int acc = kNoValue;
+  for (int64_t p = offset; p < offset + bytes;) {
+    auto next = layout.upper_bound(p);
+    if (next == layout.begin() || std::prev(next)->first + std::prev(next)->second <= p) {
+      p = next == layout.end() ? offset + bytes : std::min<int64_t>(next->first, offset + bytes);
+      continue;
+    }
+    const auto [eo, ew] = *std::prev(next);
+    const int64_t in = p - eo;
+    int word = entry_value(eo, ew);
+    if (ew == 8) word = extract(word, static_cast<int>(in / 4));
+    const int64_t end = std::min({eo + ew, eo + (in / 4 + 1) * 4, offset + bytes});
+    const int64_t len = end - p;
+    int piece = word;
+    if (in % 4)
+      piece =
+          isa_op(Opcode::SHR, u32, u32, {Operand::val(piece), Operand::immediate(8 * (in % 4))});
+    if (len < 4)
+      piece = isa_op(Opcode::AND, u32, u32,
+                     {Operand::val(piece), Operand::immediate((uint64_t{1} << (8 * len)) - 1)});
+    if (p > offset)
+      piece = isa_op(Opcode::SHL, u32, u32,
+                     {Operand::val(piece), Operand::immediate(8 * (p - offset))});
+    acc = acc == kNoValue ? piece
+                          : isa_op(Opcode::OR, u32, u32, {Operand::val(acc), Operand::val(piece)});
+    p = end;
+  }
+  return acc == kNoValue ? constant(u32, 0) : acc;
+}
+
 bool Lowerer::inline_call(const std::string& callee) const {
   if (prog_.calls.recursive.count(callee)) return false;
   auto it = prog_.functions.find(callee);
@@ -134,17 +224,20 @@ Status Lowerer::lower_real_call(const ptx::Instruction& in, const ptx::Function*
         }
         continue;
       }
-      const std::set<int64_t>& offs = frame().param_offsets[sym->name];
-      for (auto it = offs.begin(); it != offs.end(); ++it) {
-        int64_t off = *it;
+      if (!sv) return invalid(in.loc, "unknown .param '" + sym->name + "'");
+      if (sv->space != "fparam")
+        return unsupported(in.loc, "passing the ." + sv->space + " variable '" + sym->name +
+                                       "' itself as a call argument is not supported");
+      // Each store the caller made into the argument, with its width (the callee may
+      // read it with other widths: its ld.param reads the frame's bytes).
+      const std::map<int64_t, int> layout = frame().param_layout[sym->name];
+      for (const auto& [off, bytes] : layout) {
         if (off < 0 || off >= slot.size) continue;
-        int64_t next = std::next(it) == offs.end() ? slot.size : std::min<int64_t>(*std::next(it), slot.size);
-        DataType pt = DataType::U32;
-        int v = ssa_.read(var_key("param:" + sym->name + "@" + std::to_string(off)), cur_, pt);
-        bool wide = reg_class(f_.type_of(v)) == RegClass::k64;
-        uint64_t w = next - off >= 8 && wide ? 8 : next - off >= 4 ? 4 : next - off >= 2 ? 2 : 1;
-        if (wide && w < 8) v = low32(v);
-        frame_access(Opcode::ST, width_type(w), slot.offset + static_cast<uint64_t>(off),
+        int64_t w = bytes;
+        while (off + w > slot.size) w /= 2;
+        int v = read_param(sym->name, off, static_cast<int>(w));
+        frame_access(Opcode::ST, width_type(static_cast<uint64_t>(w)),
+                     slot.offset + static_cast<uint64_t>(off),
                      {Operand::immediate(0), Operand::val(v)}, true);
       }
     } else {

@@ -43,9 +43,9 @@ Status set_result(Lowerer& l, const ptx::Instruction& in, int value) {
   if (!rets || !*rets || (*rets)->elements.empty()) return ok_status();
   const ptx::Operand& dst = (*rets)->elements[0];
   if (auto* sym = std::get_if<ptx::SymbolOperand>(&dst)) {
-    l.ssa_.write(l.var_key("param:" + sym->name + "@0"), l.cur_, value);
-    l.frame().param_offsets[sym->name].insert(0);
-    return ok_status();
+    l.frame().param_layout.erase(sym->name);
+    return l.write_param(sym->name, 0, reg_class(l.f_.type_of(value)) == RegClass::k64 ? 8 : 4,
+                         value);
   }
   return l.write(ptx::OperandSlot{dst, false, in.loc}, value);
 }

@@ -187,8 +187,8 @@ Status Lowerer::lower_vprintf(const ptx::Instruction& in) {
   if (rets && *rets && !(*rets)->elements.empty()) {
     const ptx::Operand& dst = (*rets)->elements[0];
     if (auto* sym = std::get_if<ptx::SymbolOperand>(&dst)) {
-      ssa_.write(var_key("param:" + sym->name + "@0"), cur_, result);
-      frame().param_offsets[sym->name].insert(0);
+      frame().param_layout.erase(sym->name);  // the result replaces its contents
+      RETURN_IF_ERROR(write_param(sym->name, 0, 4, result));
     } else {
       RETURN_IF_ERROR(write(ptx::OperandSlot{dst, false, in.loc}, result));
     }
@@ -256,8 +256,8 @@ Status Lowerer::lower_device_heap(const ptx::Instruction& in) {
     return invalid(in.loc, fmt::format("call to '{}' must take one result", devrt::kDeviceHeapIntrinsic));
   const ptx::Operand& dst = (*rets)->elements[0];
   if (auto* sym = std::get_if<ptx::SymbolOperand>(&dst)) {
-    ssa_.write(var_key("param:" + sym->name + "@0"), cur_, heap);
-    frame().param_offsets[sym->name].insert(0);
+    frame().param_layout.erase(sym->name);  // the result replaces its contents
+    RETURN_IF_ERROR(write_param(sym->name, 0, 8, heap));
     return ok_status();
   }
   return write(ptx::OperandSlot{dst, false, in.loc}, heap);

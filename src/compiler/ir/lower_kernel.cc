@@ -242,6 +242,7 @@ Status Lowerer::declare(const ptx::VarDecl& d) {
   }
   if (d.space == "param") {
     fr.vars[d.name] = {"fparam", 0};
+    fr.param_layout.erase(d.name);  // a new variable: nothing stored in it yet
     return ok_status();
   }
   return unsupported(d.loc, "function-scope ." + d.space + " variables are not supported yet");
@@ -361,18 +362,43 @@ Status Lowerer::lower_call(const ptx::Instruction& in) {
       const ptx::Operand& a = (*args)->elements[k];
       DataType pt;
       if (!ptx_type(p.type, &pt)) pt = DataType::U32;
+      // The callee's parameter starts as the caller's argument: the same pieces, each
+      // with the width it was stored with (the callee's ld.param composes other widths).
+      auto bind = [&](int64_t off, int bytes, int v) {
+        ssa_.write(callee_frame.prefix + "param:" + p.name + "@" + std::to_string(off), cur_, v);
+        callee_frame.param_layout[p.name][off] = bytes;
+      };
+      const uint64_t size = var_size(p);
       if (auto* sym = std::get_if<ptx::SymbolOperand>(&a)) {
-        auto offs = frame().param_offsets[sym->name];
-        for (int64_t off : offs) {
-          int v = ssa_.read(var_key("param:" + sym->name + "@" + std::to_string(off)), cur_, pt);
-          ssa_.write(callee_frame.prefix + "param:" + p.name + "@" + std::to_string(off), cur_, v);
-          callee_frame.param_offsets[p.name].insert(off);
+        const ScopedVar* sv = find_scoped(sym->name);
+        if (!sv) return invalid(in.loc, "unknown .param '" + sym->name + "'");
+        if (sv->space == "fframe") {
+          // A parameter or result of this separately called function, in its frame.
+          for (uint64_t o = 0; o < size; o += 4) {
+            Inst ld;
+            ld.op = Op::kIsa;
+            ld.isa_op = Opcode::LD;
+            ld.type = DataType::U32;
+            ld.space = isa::MemSpace::LOCAL;
+            ld.imm = sv->offset + o;
+            ld.srcs = {Operand::immediate(0)};
+            ld.defs = {f_.new_value(DataType::U32)};
+            bind(static_cast<int64_t>(o), 4, emit(std::move(ld)));
+          }
+          continue;
+        }
+        if (sv->space != "fparam")
+          return unsupported(in.loc, "passing the ." + sv->space + " variable '" + sym->name +
+                                         "' itself as a call argument is not supported");
+        const std::map<int64_t, int> layout = frame().param_layout[sym->name];
+        for (const auto& [off, bytes] : layout) {
+          if (size > 0 && (off < 0 || static_cast<uint64_t>(off) >= size)) continue;
+          bind(off, bytes, read_param(sym->name, off, bytes));
         }
       } else {
         ptx::OperandSlot slot{a, false, in.loc};
         ASSIGN_OR_RETURN(int v, read_value(slot, pt));
-        ssa_.write(callee_frame.prefix + "param:" + p.name + "@0", cur_, v);
-        callee_frame.param_offsets[p.name].insert(0);
+        bind(0, reg_class(f_.type_of(v)) == RegClass::k64 ? 8 : 4, v);
       }
     }
     for (const ptx::VarDecl& r : callee->return_params) callee_frame.vars[r.name] = {"fparam", 0};
@@ -386,17 +412,18 @@ Status Lowerer::lower_call(const ptx::Instruction& in) {
     start_block(ret_block);
     Frame done = std::move(frames_.back());
     frames_.pop_back();
-    // Copy results into the caller's return slots.
+    // Copy results into the caller's return slots: each piece the callee stored, with its
+    // width (read here, after the return's join, in that width's register class).
     for (size_t k = 0; k < (*rets)->elements.size(); ++k) {
       const ptx::VarDecl& r = callee->return_params[k];
-      DataType rt;
-      if (!ptx_type(r.type, &rt)) rt = DataType::U32;
       const ptx::Operand& dst = (*rets)->elements[k];
-      for (int64_t off : done.param_offsets[r.name]) {
-        int v = ssa_.read(done.prefix + "param:" + r.name + "@" + std::to_string(off), cur_, rt);
-        if (auto* sym = std::get_if<ptx::SymbolOperand>(&dst)) {
-          ssa_.write(var_key("param:" + sym->name + "@" + std::to_string(off)), cur_, v);
-          frame().param_offsets[sym->name].insert(off);
+      const std::map<int64_t, int>& layout = done.param_layout[r.name];
+      auto* sym = std::get_if<ptx::SymbolOperand>(&dst);
+      if (sym) frame().param_layout.erase(sym->name);
+      for (const auto& [off, bytes] : layout) {
+        int v = read_param_in(done.prefix, layout, r.name, off, bytes);
+        if (sym) {
+          RETURN_IF_ERROR(write_param(sym->name, off, bytes, v));
         } else if (off == 0) {
           RETURN_IF_ERROR(write(ptx::OperandSlot{dst, false, in.loc}, v));
         }

@@ -265,7 +265,10 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
         if (elem > 8) return unsupported(in.loc, "16-byte parameter loads are not supported yet");
         RETURN_IF_ERROR(write(elems[k], emit(std::move(i))));
       } else {
-        std::string key = var_key("param:" + a->base + "@" + std::to_string(off));
+        // An SSA value per stored piece (write_param / read_param, lower_call.cc).
+        if (elem > 8)
+          return unsupported(
+              in.loc, fmt::format("{}.param of {}-byte elements is not supported yet", op, elem));
         DataType vt = elem == 8 ? DataType::U64 : DataType::U32;
         if (is_st) {
           ASSIGN_OR_RETURN(int v, read_value(elems[k], t));
@@ -273,10 +276,9 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
             if (reg_class(vt) == RegClass::k32) v = low32(v);
             else v = widen(v, isa::type_is_signed(t));
           }
-          ssa_.write(key, cur_, v);
-          frame().param_offsets[a->base].insert(off);
+          RETURN_IF_ERROR(write_param(a->base, off, elem, v));
         } else {
-          int v = ssa_.read(key, cur_, vt);
+          int v = read_param(a->base, off, elem);
           if (elem < 4) {
             // The stored register may hold bits above the parameter's width.
             Inst cv;

@@ -33,7 +33,10 @@ struct Frame {
   std::map<std::string, DataType> reg_ranges;  // %r<N> prefixes
   std::map<std::string, int> reg_range_size;   // %r<N> -> N
   std::map<std::string, ScopedVar> vars;
-  std::map<std::string, std::set<int64_t>> param_offsets;  // fparam name -> offsets written
+  // fparam name -> its layout: byte offset -> width (1, 2, 4 or 8) of the accesses there.
+  // Every byte belongs to at most one entry (write_param enforces it), whose SSA variable
+  // "param:<name>@<offset>" holds the latest value stored there; a redeclaration resets it.
+  std::map<std::string, std::map<int64_t, int>> param_layout;
   int ret_block = -1;                        // inlined: where ret goes
 };
 
@@ -117,6 +120,20 @@ class Lowerer {
   void place_dynamic_shared(uint64_t base);
   // The end of run / run_function: barrier count, predecessor lists, the result.
   LoweredKernel finish();
+  // .param variables held as SSA values ("fparam": call arguments and results, inlined
+  // callees' parameters; lower_call.cc). write_param records a store of `bytes` (1, 2, 4
+  // or 8) at `offset` of `name` in the current frame: `value` is a 64-bit register for 8
+  // bytes, else a 32-bit one whose bits above `bytes` are ignored. A store that partly
+  // overlaps an earlier access of another offset or width is kNotSupported.
+  Status write_param(const std::string& name, int64_t offset, int bytes, int value);
+  // The `bytes` at `offset` of `name`: the value stored there with that width, or one
+  // composed from the stores covering those bytes (bytes nobody stored read as zero).
+  // A 64-bit register for 8 bytes, else a 32-bit one whose bits above `bytes` are
+  // unspecified (callers truncate).
+  int read_param(const std::string& name, int64_t offset, int bytes);
+  // read_param over another frame's variable (`prefix` and `layout` of that frame).
+  int read_param_in(const std::string& prefix, const std::map<int64_t, int>& layout,
+                    const std::string& name, int64_t offset, int bytes);
   // ld/st.param of a parameter held in the frame ("fframe" space).
   // `mem`: the access width/signedness; `value`: the register type loaded or stored.
   Status frame_param_access(Opcode op, DataType mem, DataType value, int64_t offset, const ptx::OperandSlot& data);

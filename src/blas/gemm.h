@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -20,6 +22,7 @@
 #include "blas/handle.h"
 #include "blas/kernels.h"
 #include "blas/kernels/gemm_params.h"
+#include "blas/kernels/gemm_tiles.h"
 #include "blas/kernels/scalar.h"
 #include "blas/status.h"
 
@@ -227,22 +230,146 @@ cublasStatus_t with_scale_type(cudaDataType scale, F&& f) {
 
 }  // namespace gemm_detail
 
-// Launches the tile kernel `kernel` over `params` (grid: 64 x 64 tiles of C by batches;
-// the kernel loops over column tiles beyond 65535 and batches beyond 65535). `extra` are
-// further kernel arguments after alpha and beta: an epilogue kernel's functor
-// (kernels/gemm.cuh STRATA_BLAS_GEMM_EPILOGUE), for cuBLASLt.
+// --- tensor-core kernel selection (kernels/gemm_tiles.h, kernels/gemm_tc.cuh) ---
+
+// A tile configuration: its id (kernel names strata_blas_gemm_tc<id>_<types>), CTA tile
+// and threads.
+struct GemmTcTile {
+  const char* id;
+  int bm, bn, threads;
+};
+#define STRATA_GEMM_TC_TILE_ROW(id, bm, bn, wm, wn, st, ...) {#id, bm, bn, (wm) * (wn)*32},
+inline constexpr GemmTcTile kGemmTcTiles[] = {STRATA_GEMM_TC_TILES(STRATA_GEMM_TC_TILE_ROW, 0)};
+#undef STRATA_GEMM_TC_TILE_ROW
+
+// A type combination with tensor-core kernels: the plain kernel's suffix and the format.
+struct GemmTcTypes {
+  const char* types;
+  int format;  // strata_blas::TcFormat
+};
+#define STRATA_GEMM_TC_TYPE_ROW(types, TA, TC, T, F, ...) {#types, F},
+inline constexpr GemmTcTypes kGemmTcTypes[] = {STRATA_GEMM_TC_TYPES(
+    STRATA_GEMM_TC_TYPE_ROW, 0) STRATA_GEMM_TC_LT_TYPES(STRATA_GEMM_TC_TYPE_ROW, 0)};
+#undef STRATA_GEMM_TC_TYPE_ROW
+
+// The selection table's rows.
+struct GemmTcChoice {
+  int family, shape_class;
+  const char* tile;  // a tile id, or "fma": the plain kernel
+};
+#define STRATA_GEMM_TC_CHOICE_ROW(family, shape_class, tile) \
+  {strata_blas::family, strata_blas::shape_class, #tile},
+inline constexpr GemmTcChoice kGemmTcChoices[] = {
+    STRATA_GEMM_TC_CHOICES(STRATA_GEMM_TC_CHOICE_ROW)};
+#undef STRATA_GEMM_TC_CHOICE_ROW
+
+inline int gemm_tc_element_bytes(int format) {
+  return format == strata_blas::kTcTf32 ? 4 : format == strata_blas::kTcS8 ? 1 : 2;
+}
+inline int gemm_tc_family(int format) {
+  return format == strata_blas::kTcTf32 ? strata_blas::kTcFamilyTf32
+         : format == strata_blas::kTcS8 ? strata_blas::kTcFamilyI8
+                                        : strata_blas::kTcFamily16;
+}
+
+// The shape class of a problem (kernels/gemm_tiles.h TcShapeClass): 128 x 128 tiles of C
+// over all batches.
+inline int gemm_tc_shape_class(int64_t m, int64_t n, int64_t batch_count) {
+  const double tiles = static_cast<double>((m + 127) / 128) * static_cast<double>((n + 127) / 128) *
+                       static_cast<double>(batch_count);
+  return tiles < 12   ? strata_blas::kTcSmall
+         : tiles < 48 ? strata_blas::kTcMedium
+                      : strata_blas::kTcLarge;
+}
+
+// The cp.async fast path's preconditions on one operand: leading dimension a multiple of
+// 16 bytes, and for strided batches the pointer and the batch stride too (a pointer
+// array's matrices are checked chunk by chunk in the kernel).
+inline bool gemm_tc_operand_ok(const void* x, bool array, int64_t ld, int64_t stride,
+                               int64_t batch_count, int bytes) {
+  if ((ld * bytes) % 16 != 0) return false;
+  if (array) return true;
+  if (reinterpret_cast<uintptr_t>(x) % 16 != 0) return false;
+  return batch_count <= 1 || (stride * bytes) % 16 == 0;
+}
+
+// The tensor-core tile for the plain kernel `kernel` (strata_blas_gemm_<types>) on
+// `params`, or null for the plain kernel: the types have no tensor-core kernel, an
+// operand fails the fast path's alignment, or the table chose "fma". The table's choice
+// by family and shape class, unless STRATA_BLAS_GEMM_TILE names a tile id or "fma" (the
+// tuner's override, bench/blas/tune.cu; ignored where the fast path does not apply).
+inline const GemmTcTile* select_gemm_tc(const std::string& kernel, const GemmParams& p) {
+  static constexpr char kPrefix[] = "strata_blas_gemm_";
+  if (kernel.compare(0, sizeof(kPrefix) - 1, kPrefix) != 0) return nullptr;
+  const char* types = kernel.c_str() + sizeof(kPrefix) - 1;
+  const GemmTcTypes* row = nullptr;
+  for (const GemmTcTypes& t : kGemmTcTypes) {
+    if (std::strcmp(t.types, types) == 0) row = &t;
+  }
+  if (row == nullptr) return nullptr;
+  const int bytes = gemm_tc_element_bytes(row->format);
+  if (!gemm_tc_operand_ok(p.a, p.a_array != nullptr, p.lda, p.stride_a, p.batch_count, bytes) ||
+      !gemm_tc_operand_ok(p.b, p.b_array != nullptr, p.ldb, p.stride_b, p.batch_count, bytes)) {
+    return nullptr;
+  }
+  const char* tile = nullptr;
+  if (const char* forced = std::getenv("STRATA_BLAS_GEMM_TILE"); forced != nullptr && *forced) {
+    tile = forced;
+  } else {
+    const int family = gemm_tc_family(row->format);
+    const int shape = gemm_tc_shape_class(p.m, p.n, p.batch_count);
+    for (const GemmTcChoice& c : kGemmTcChoices) {
+      if (c.family == family && c.shape_class == shape) tile = c.tile;
+    }
+  }
+  if (tile == nullptr) return nullptr;
+  for (const GemmTcTile& t : kGemmTcTiles) {
+    if (std::strcmp(t.id, tile) == 0) return &t;
+  }
+  return nullptr;  // "fma"
+}
+
+// The name of the kernel launch_gemm_on runs for `kernel` on `params`.
+inline std::string selected_gemm_kernel(const std::string& kernel, const GemmParams& params) {
+  const GemmTcTile* tc = select_gemm_tc(kernel, params);
+  if (tc == nullptr) return kernel;
+  return "strata_blas_gemm_tc" + std::string(tc->id) + "_" + kernel.substr(17);
+}
+
+// Launches the GEMM kernel `kernel` (a plain tile kernel's name, kernels/gemm.cuh) over
+// `params` on `stream`, or its tensor-core form where select_gemm_tc picks one. Grid:
+// tiles of C (64 x 64 for the plain kernel, the configuration's for the tensor-core one)
+// by batches; the kernels loop over column tiles beyond 65535 and batches beyond 65535.
+// `extra` are further kernel arguments after alpha and beta: an epilogue kernel's functor
+// (kernels/gemm.cuh STRATA_BLAS_GEMM_EPILOGUE), for cuBLASLt. The one place that knows a
+// GEMM kernel's launch geometry.
 template <typename T, typename... Extra>
-cublasStatus_t launch_gemm(Handle& handle, const char* function, const std::string& kernel,
-                           const GemmParams& params, strata_blas::Scalar<T> alpha,
-                           strata_blas::Scalar<T> beta, Extra... extra) {
-  const int64_t row_tiles = (params.m + 63) / 64;
-  const int64_t col_tiles = (params.n + 63) / 64;
+cublasStatus_t launch_gemm_on(Handle& handle, cudaStream_t stream, const char* function,
+                              const std::string& kernel, const GemmParams& params,
+                              strata_blas::Scalar<T> alpha, strata_blas::Scalar<T> beta,
+                              Extra... extra) {
+  const GemmTcTile* tc = select_gemm_tc(kernel, params);
+  const int bm = tc != nullptr ? tc->bm : 64, bn = tc != nullptr ? tc->bn : 64;
+  const int threads = tc != nullptr ? tc->threads : 256;
+  const std::string name =
+      tc != nullptr ? "strata_blas_gemm_tc" + std::string(tc->id) + "_" + kernel.substr(17)
+                    : kernel;
+  const int64_t row_tiles = (params.m + bm - 1) / bm;
+  const int64_t col_tiles = (params.n + bn - 1) / bn;
   if (row_tiles > 0x7fffffff) return invalid(function, "m = {} is too large", params.m);
   const dim3 grid(static_cast<unsigned>(row_tiles),
                   static_cast<unsigned>(std::min<int64_t>(col_tiles, 65535)),
                   static_cast<unsigned>(std::min<int64_t>(params.batch_count, 65535)));
-  return launch(handle, function, kernel.c_str(), grid, dim3(256), 0, params, alpha, beta,
-                extra...);
+  return launch_on(handle, stream, function, name.c_str(), grid, dim3(threads), 0, params, alpha,
+                   beta, extra...);
+}
+
+// launch_gemm_on the handle's stream.
+template <typename T, typename... Extra>
+cublasStatus_t launch_gemm(Handle& handle, const char* function, const std::string& kernel,
+                           const GemmParams& params, strata_blas::Scalar<T> alpha,
+                           strata_blas::Scalar<T> beta, Extra... extra) {
+  return launch_gemm_on<T>(handle, handle.stream, function, kernel, params, alpha, beta, extra...);
 }
 
 // Validates `call` as cuBLAS does and runs it. Statuses: CUBLAS_STATUS_INVALID_VALUE for

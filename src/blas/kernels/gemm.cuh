@@ -7,8 +7,8 @@
 // the input rounding R and an epilogue functor. A CTA of 256 threads computes a 64 x 64
 // tile of C, 4 x 4 elements per thread, stepping through k 16 deep; op(A) and op(B)
 // tiles are converted to T (and rounded) as they are stored to shared memory, so the
-// inner loop is plain FMA in T. A tensor-core (mma.sync) variant would replace only
-// `multiply_tile` and the shared layout, keeping the loads and the epilogue.
+// inner loop is plain FMA in T. The tensor-core kernels (gemm_tc.cuh) serve the real
+// FP16 / BF16 / TF32 / INT8 combinations where gemm.h selects them.
 //
 // Semantics, independent of the shape: any m, n, k and leading dimension; op N / T / C
 // (C conjugates complex inputs); beta == 0 never reads C (NaN there is ignored);
@@ -302,23 +302,52 @@ __device__ void tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta_ar
           __syncthreads();
         }
       }
+      if constexpr (std::is_same_v<Epilogue, NoEpilogue>) {
 #pragma unroll
-      for (int ii = 0; ii < kThreadTile; ++ii) {
-        const int64_t row = row0 + ty + 16 * ii;
-        if (row >= p.m) continue;
+        for (int ii = 0; ii < kThreadTile; ++ii) {
+          const int64_t row = row0 + ty + 16 * ii;
+          if (row >= p.m) continue;
 #pragma unroll
-        for (int jj = 0; jj < kThreadTile; ++jj) {
-          const int64_t col = col0 + tx + 16 * jj;
-          if (col >= p.n) continue;
-          TC* out = c + row + col * p.ldc;
-          T v = use_ab ? times(alpha, acc[ii][jj]) : zero_of<T>();
+          for (int jj = 0; jj < kThreadTile; ++jj) {
+            const int64_t col = col0 + tx + 16 * jj;
+            if (col >= p.n) continue;
+            TC* out = c + row + col * p.ldc;
+            T v = use_ab ? times(alpha, acc[ii][jj]) : zero_of<T>();
+            if (use_c) {
+              T old;
+              cvt(old, c_in[row + col * ldc_in]);
+              v = madd(beta, old, v);
+            }
+            cvt(*out, epilogue(v, row, col, batch));
+          }
+        }
+      } else {
+        // An epilogue functor (cuBLASLt's, an out-of-line call): the tile is staged in
+        // shared memory and written back by one loop, so the kernel holds one call site
+        // instead of 16 (the JIT's cost grows quickly with a kernel's size).
+        __shared__ T staged[(kTileM + 1) * kTileN];  // column-major, padded: no bank conflicts
+#pragma unroll
+        for (int ii = 0; ii < kThreadTile; ++ii) {
+#pragma unroll
+          for (int jj = 0; jj < kThreadTile; ++jj) {
+            staged[(tx + 16 * jj) * (kTileM + 1) + ty + 16 * ii] = acc[ii][jj];
+          }
+        }
+        __syncthreads();
+#pragma unroll 1
+        for (int e = threadIdx.x; e < kTileM * kTileN; e += kThreads) {
+          const int64_t row = row0 + e % kTileM, col = col0 + e / kTileM;
+          if (row >= p.m || col >= p.n) continue;
+          T v = use_ab ? times(alpha, staged[e % kTileM + (e / kTileM) * (kTileM + 1)])
+                       : zero_of<T>();
           if (use_c) {
             T old;
             cvt(old, c_in[row + col * ldc_in]);
             v = madd(beta, old, v);
           }
-          cvt(*out, epilogue(v, row, col, batch));
+          cvt(c[row + col * p.ldc], epilogue(v, row, col, batch));
         }
+        __syncthreads();  // staged is rewritten by the next tile
       }
     }
   }
@@ -335,6 +364,9 @@ __device__ void tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta_ar
                               strata_blas::Scalar<T> beta) {                                \
     strata_blas::gemm::tile<TA, TC, T, R>(p, alpha, beta, strata_blas::gemm::NoEpilogue{}); \
   }
+// Instantiated in the gemm kernel family only (src/blas/CMakeLists.txt: gemm_tc.cuh and
+// gemm_lt.cuh include this header for its device code).
+#ifdef STRATA_BLAS_FAMILY_gemm
 STRATA_BLAS_GEMM(h_h_h, __half, __half, __half, strata_blas::kGemmRoundNone)
 STRATA_BLAS_GEMM(i8_i32_i32, int8_t, int32_t, int32_t, strata_blas::kGemmRoundNone)
 STRATA_BLAS_GEMM(h_h_s, __half, __half, float, strata_blas::kGemmRoundNone)
@@ -354,6 +386,7 @@ STRATA_BLAS_GEMM(c_c_c_bf16, cuComplex, cuComplex, cuComplex, strata_blas::kGemm
 STRATA_BLAS_GEMM(d_d_d, double, double, double, strata_blas::kGemmRoundNone)
 STRATA_BLAS_GEMM(z_z_z, cuDoubleComplex, cuDoubleComplex, cuDoubleComplex,
                  strata_blas::kGemmRoundNone)
+#endif  // STRATA_BLAS_FAMILY_gemm
 #undef STRATA_BLAS_GEMM
 
 // A tile kernel with an epilogue functor passed as its last argument (cuBLASLt's

@@ -1,0 +1,422 @@
+// Tensor-core GEMM kernels: C = epilogue(alpha * op(A) * op(B) + beta * C) with mma.sync
+// (m16n8k16 f16 / bf16, m16n8k8 tf32, m16n8k32 s8) for the real type combinations of
+// kernels/gemm_tiles.h, on the tile configurations listed there. Same problem, batches,
+// pointer arrays, op N / T / C (C is T: the types are real), alpha == 0 and beta == 0 rules
+// and epilogue functor as the plain tile kernel (kernels/gemm.cuh), whose element helpers
+// it uses.
+//
+// Structure of `tc_tile`: a CTA of WM x WN warps computes a BM x BN tile of C. Each stage
+// of the cp.async pipeline holds a 64-byte-deep k slice of op(A) and op(B) in shared
+// memory, in the layout of the stored matrix: "k-contiguous" rows (op(A) = A^T, op(B) = B:
+// row r holds 64 bytes of k) or "row-contiguous" rows (op(A) = A, op(B) = B^T: k row kk
+// holds the tile's rows), each row padded by 16 bytes so ldmatrix's eight 16-byte rows hit
+// distinct banks. Fragments: ldmatrix.x4 for k-contiguous tiles (any element size: the
+// m16n8k* fragments of 16-, 32- and 8-bit elements are the same bytes), ldmatrix.x4.trans
+// for row-contiguous 16-bit tiles, 32-bit shared loads for row-contiguous TF32 / INT8 tiles.
+// TF32 inputs are rounded to nearest, ties away (cvt.rna, gemm.cuh round_input) before
+// the mma, which itself ignores the low 13 bits.
+//
+// Loads: each 16-byte chunk of a tile is one cp.async when it lies wholly inside the matrix
+// and its global address is 16-byte aligned; otherwise (ragged m / n / k edges, a pointer
+// array's misaligned matrix) copy_partial copies the chunk's in-bounds bytes one by one and
+// zero-fills the rest, so nothing outside the matrices is ever read. gemm.h sends strided
+// problems whose pointers, leading dimensions or strides are not 16-byte multiples to the
+// plain kernel instead.
+//
+// Epilogue: each warp stages as many 16-row bands of its accumulators as the stages'
+// shared memory holds (all of them, or half on 128 x 128 tiles) in shared memory
+// (column-major) and writes them back lane by lane (consecutive lanes, consecutive rows of
+// C), so the per-element code (alpha, beta, the functor, the conversion) exists once or
+// twice per kernel instead of once per accumulator: the JIT's cost grows with a kernel's
+// size, and cuBLASLt's out-of-line epilogue call is large.
+#pragma once
+
+#include "gemm.cuh"
+#include "gemm_tiles.h"
+
+namespace strata_blas::gemm_tc {
+
+using gemm::cvt;
+using gemm::is_zero_value;
+using gemm::madd;
+using gemm::times;
+using gemm::zero_of;
+
+inline constexpr int kSliceBytes = 64;  // k depth of a stage, in bytes
+inline constexpr int kPadBytes = 16;    // padding of each shared row
+
+template <int BM, int BN, int WM, int WN, int STAGES>
+struct Tile {
+  static constexpr int kBM = BM, kBN = BN, kWM = WM, kWN = WN, kStages = STAGES;
+  static constexpr int kThreads = WM * WN * 32;
+  static constexpr int kWarpM = BM / WM, kWarpN = BN / WN;
+  static constexpr int kMT = kWarpM / 16, kNT = kWarpN / 8;
+  // Either layout of an R-row operand fits in R x 80 bytes: k-contiguous R x (64 + 16);
+  // row-contiguous (64 / es) x (R es + 16) = 64 R + 1024 / es, R >= 64.
+  static constexpr int kABytes = BM * (kSliceBytes + kPadBytes);
+  static constexpr int kBBytes = BN * (kSliceBytes + kPadBytes);
+  static constexpr int kStageBytes = kABytes + kBBytes;
+  static constexpr int kSharedBytes = STAGES * kStageBytes;
+  static_assert(kSharedBytes <= 48 * 1024, "static shared memory");
+  static_assert(BM >= 64 && BN >= 64 && kWarpM % 16 == 0 && kWarpN % 16 == 0);
+  // The epilogue stages kBands 16-row bands of each warp's accumulators at a time (one
+  // copy of the per-element code per kMT / kBands).
+  static constexpr int kBandBytes = 16 * kWarpN * 4 * WM * WN;
+  static constexpr int kBands = kSharedBytes / kBandBytes >= kMT ? kMT
+                                : kSharedBytes / kBandBytes >= 2 ? 2
+                                                                 : 1;
+  static_assert(kMT % kBands == 0 && kBands * kBandBytes <= kSharedBytes, "epilogue staging");
+};
+
+// The accumulator element of each format (f16 accumulators: two per 32-bit register).
+template <int F>
+using Acc =
+    std::conditional_t<F == kTcS8, int32_t, std::conditional_t<F == kTcF16Acc16, uint32_t, float>>;
+// What the epilogue stages in shared memory: the accumulator's value, widened exactly.
+template <int F>
+using Staged = std::conditional_t<F == kTcS8, int32_t, float>;
+
+__device__ inline uint32_t shared_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ inline void cp_async16(void* dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(dst)),
+               "l"(__cvta_generic_to_global(src)));
+}
+__device__ inline void cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::);
+}
+template <int N>
+__device__ inline void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+// Copies the first `bytes` bytes of src (0-16, no alignment needed) to the 16-byte chunk
+// dst and zero-fills the rest. Out of line: the rare path of a load.
+__device__ __noinline__ void copy_partial(unsigned char* dst, const unsigned char* src, int bytes) {
+  for (int i = 0; i < 16; ++i) dst[i] = i < bytes ? src[i] : 0;
+}
+
+// min(max(left, 0), most): how many of a chunk's elements lie inside the matrix.
+__device__ inline int64_t clamp_count(int64_t left, int most) {
+  return left <= 0 ? 0 : (left < most ? left : most);
+}
+
+// Stages the R-row, 64-byte-deep slice of one operand at (r0, k0) into `s`. x is the stored
+// matrix (element size ES, leading dimension ld elements); rows / ks its extent in the
+// tile's row and k directions. kcontig: element (r, k) is x[k + r ld]; else x[r + k ld].
+// Out of line: inlined, its hoisted addresses crowd the accumulators out of registers
+// (Strata's JIT then spills them; a quarter slower under the timing model).
+template <int R, int THREADS, int ES>
+__device__ __noinline__ void load_operand(unsigned char* s, const unsigned char* x, bool kcontig,
+                                          int64_t ld, int64_t rows, int64_t ks, int64_t r0,
+                                          int64_t k0) {
+  constexpr int kE = 16 / ES;                    // elements per chunk
+  constexpr int kChunks = R * kSliceBytes / 16;  // chunks per stage
+  constexpr int kRowChunks = R * ES / 16;        // chunks per row-contiguous k row
+  static_assert(kChunks % THREADS == 0);
+#pragma unroll
+  for (int i = 0; i < kChunks / THREADS; ++i) {
+    const int c = threadIdx.x + i * THREADS;
+    int64_t r, k, n;
+    int off;
+    if (kcontig) {
+      r = c / (kSliceBytes / 16), k = (c % (kSliceBytes / 16)) * kE;
+      off = static_cast<int>(r) * (kSliceBytes + kPadBytes) + (c % (kSliceBytes / 16)) * 16;
+      r += r0, k += k0;
+      n = r < rows ? clamp_count(ks - k, kE) : 0;
+    } else {
+      k = c / kRowChunks, r = (c % kRowChunks) * kE;
+      off = static_cast<int>(k) * (R * ES + kPadBytes) + (c % kRowChunks) * 16;
+      r += r0, k += k0;
+      n = k < ks ? clamp_count(rows - r, kE) : 0;
+    }
+    const unsigned char* src = x + (kcontig ? k + r * ld : r + k * ld) * ES;
+    if (n == kE && (reinterpret_cast<uintptr_t>(src) & 15) == 0) {
+      cp_async16(s + off, src);
+    } else if (n == 0) {
+      *reinterpret_cast<uint4*>(s + off) = make_uint4(0, 0, 0, 0);
+    } else {
+      copy_partial(s + off, src, static_cast<int>(n) * ES);
+    }
+  }
+}
+
+__device__ inline void ldsm_x4(uint32_t (&r)[4], const unsigned char* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(shared_address(p)));
+}
+__device__ inline void ldsm_x4_trans(uint32_t (&r)[4], const unsigned char* p) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(shared_address(p)));
+}
+
+// The 32-bit fragment register holding elements k .. k + 4 / ES - 1 of tile row `row` of a
+// row-contiguous tile (k row stride `stride` bytes), low element first.
+template <int ES>
+__device__ inline uint32_t gather(const unsigned char* s, int stride, int k, int row) {
+  if constexpr (ES == 4) {
+    return *reinterpret_cast<const uint32_t*>(s + k * stride + row * 4);
+  } else {
+    uint32_t v = 0;
+#pragma unroll
+    for (int i = 0; i < 4 / ES; ++i) {
+      const unsigned char* p = s + (k + i) * stride + row * ES;
+      const uint32_t e = ES == 2 ? *reinterpret_cast<const uint16_t*>(p) : *p;
+      v |= e << (8 * ES * i);
+    }
+    return v;
+  }
+}
+
+template <int F>
+__device__ inline void round_fragment(uint32_t& r) {
+  if constexpr (F == kTcTf32) {
+    r = __float_as_uint(gemm::round_input<kGemmRoundTf32>(__uint_as_float(r)));
+  }
+}
+
+// The A fragment of the warp's 16-row tile at tile row mb for k step `step` (32 bytes of
+// k) of the stage at sa.
+template <class C, int F, int ES>
+__device__ inline void load_a_fragment(const unsigned char* sa, bool a_k, int step, int mb,
+                                       uint32_t (&af)[4]) {
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, q = lane / 8, j = lane % 8;
+  constexpr int kStepE = 32 / ES;  // elements of k per mma
+  constexpr int kRegE = 4 / ES;    // elements per register
+  constexpr int kRowA = C::kBM * ES + kPadBytes;
+  constexpr int kRowK = kSliceBytes + kPadBytes;
+  if (a_k) {
+    ldsm_x4(af, sa + (mb + lane % 16) * kRowK + step * 32 + 16 * (lane / 16));
+  } else if constexpr (ES == 2) {
+    ldsm_x4_trans(af, sa + (step * 16 + j + 8 * (q / 2)) * kRowA + (mb + 8 * (q % 2)) * 2);
+  } else {
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      af[r] = gather<ES>(sa, kRowA, step * kStepE + (r / 2) * (kStepE / 2) + t * kRegE,
+                         mb + g + 8 * (r % 2));
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r) round_fragment<F>(af[r]);
+}
+
+// The B fragments of the warp's kNT 8-column tiles (from column wn0) for k step `step` of
+// the stage at sb.
+template <class C, int F, int ES>
+__device__ inline void load_b_fragments(const unsigned char* sb, bool b_k, int step, int wn0,
+                                        uint32_t (&bf)[C::kNT][2]) {
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, q = lane / 8, j = lane % 8;
+  constexpr int kStepE = 32 / ES;
+  constexpr int kRegE = 4 / ES;
+  constexpr int kRowB = C::kBN * ES + kPadBytes;
+  constexpr int kRowK = kSliceBytes + kPadBytes;
+#pragma unroll
+  for (int nj = 0; nj < C::kNT / 2; ++nj) {
+    const int nb = wn0 + nj * 16;
+    uint32_t r4[4];
+    if (b_k) {
+      ldsm_x4(r4, sb + (nb + j + 8 * (lane / 16)) * kRowK + step * 32 + 16 * (q % 2));
+    } else if constexpr (ES == 2) {
+      ldsm_x4_trans(r4, sb + (step * 16 + j + 8 * (q % 2)) * kRowB + (nb + 8 * (q / 2)) * 2);
+    } else {
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        r4[r] = gather<ES>(sb, kRowB, step * kStepE + (r % 2) * (kStepE / 2) + t * kRegE,
+                           nb + 8 * (r / 2) + g);
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r) round_fragment<F>(r4[r]);
+    bf[2 * nj][0] = r4[0], bf[2 * nj][1] = r4[1];
+    bf[2 * nj + 1][0] = r4[2], bf[2 * nj + 1][1] = r4[3];
+  }
+}
+
+// d += a * b on one m16n8 tile.
+template <int F>
+__device__ inline void mma(Acc<F> (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+  if constexpr (F == kTcF16) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  } else if constexpr (F == kTcBf16) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  } else if constexpr (F == kTcTf32) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  } else if constexpr (F == kTcS8) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+        "{%8,%9}, {%0,%1,%2,%3};\n"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  } else {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, "
+        "{%0,%1};\n"
+        : "+r"(d[0]), "+r"(d[1])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  }
+}
+
+// Accumulator element e (0-3: (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1)), widened.
+template <int F>
+__device__ inline Staged<F> acc_value(const Acc<F> (&d)[4], int e) {
+  if constexpr (F == kTcF16Acc16) {
+    const uint32_t r = d[e / 2];
+    return __half2float(
+        __ushort_as_half(static_cast<unsigned short>(e % 2 ? r >> 16 : r & 0xffff)));
+  } else {
+    return d[e];
+  }
+}
+
+template <class C, int F, typename TA, typename TC, typename T, typename Epilogue>
+__device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta_arg,
+                        const Epilogue& epilogue) {
+  __shared__ __align__(128) unsigned char smem[C::kSharedBytes];
+  constexpr int ES = sizeof(TA);
+  constexpr int kSliceE = kSliceBytes / ES;  // k elements per stage
+  // The problem's sizes in registers (a kernel parameter read through its address is
+  // copied to local memory by the JIT).
+  const int64_t m = p.m, n = p.n, k = p.k, lda = p.lda, ldb = p.ldb, ldc = p.ldc;
+  const T alpha = alpha_arg.get();
+  const T beta = beta_arg.get();
+  const bool use_ab = !is_zero_value(alpha) && k > 0;  // uniform over the CTA
+  const bool use_c = !is_zero_value(beta);
+  const bool a_k = p.op_a != kGemmOpN, b_k = p.op_b == kGemmOpN;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int wm0 = (warp % C::kWM) * C::kWarpM, wn0 = (warp / C::kWM) * C::kWarpN;
+  const int64_t col_tiles = (n + C::kBN - 1) / C::kBN;
+  const int64_t k_tiles = (k + kSliceE - 1) / kSliceE;
+  const int64_t row0 = static_cast<int64_t>(blockIdx.x) * C::kBM;
+  Staged<F>* staged = reinterpret_cast<Staged<F>*>(smem) + warp * C::kBands * 16 * C::kWarpN;
+
+  for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
+    const auto* a =
+        static_cast<const unsigned char*>(p.a_array != nullptr ? p.a_array[batch] : p.a) +
+        (p.a_array != nullptr ? 0 : batch * p.stride_a * ES);
+    const auto* b =
+        static_cast<const unsigned char*>(p.b_array != nullptr ? p.b_array[batch] : p.b) +
+        (p.b_array != nullptr ? 0 : batch * p.stride_b * ES);
+    TC* c = p.c_array != nullptr ? static_cast<TC*>(p.c_array[batch])
+                                 : static_cast<TC*>(p.c) + batch * p.stride_c;
+    const TC* c_in = p.c_in != nullptr ? static_cast<const TC*>(p.c_in) + batch * p.stride_c_in : c;
+    const int64_t ldc_in = p.c_in != nullptr ? p.ldc_in : ldc;
+    for (int64_t col_tile = blockIdx.y; col_tile < col_tiles; col_tile += gridDim.y) {
+      const int64_t col0 = col_tile * C::kBN;
+      Acc<F> acc[C::kMT][C::kNT][4];
+#pragma unroll
+      for (int mi = 0; mi < C::kMT; ++mi) {
+#pragma unroll
+        for (int ni = 0; ni < C::kNT; ++ni) {
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0;
+        }
+      }
+      if (use_ab) {
+        auto load_stage = [&](int64_t kt) {
+          unsigned char* s = smem + (kt % C::kStages) * C::kStageBytes;
+          load_operand<C::kBM, C::kThreads, ES>(s, a, a_k, lda, m, k, row0, kt * kSliceE);
+          load_operand<C::kBN, C::kThreads, ES>(s + C::kABytes, b, b_k, ldb, n, k, col0,
+                                                kt * kSliceE);
+        };
+#pragma unroll
+        for (int s = 0; s < C::kStages - 1; ++s) {
+          if (s < k_tiles) load_stage(s);
+          cp_async_commit();
+        }
+        for (int64_t kt = 0; kt < k_tiles; ++kt) {
+          cp_async_wait<C::kStages - 2>();
+          __syncthreads();  // stage kt is in; every warp is done with stage kt - 1
+          if (kt + C::kStages - 1 < k_tiles) load_stage(kt + C::kStages - 1);
+          cp_async_commit();
+          const unsigned char* sa = smem + (kt % C::kStages) * C::kStageBytes;
+          const unsigned char* sb = sa + C::kABytes;
+#pragma unroll
+          for (int step = 0; step < kSliceBytes / 32; ++step) {
+            uint32_t bf[C::kNT][2];
+            load_b_fragments<C, F, ES>(sb, b_k, step, wn0, bf);
+#pragma unroll
+            for (int mi = 0; mi < C::kMT; ++mi) {
+              uint32_t af[4];  // one A fragment live at a time: register pressure
+              load_a_fragment<C, F, ES>(sa, a_k, step, wm0 + mi * 16, af);
+#pragma unroll
+              for (int ni = 0; ni < C::kNT; ++ni) mma<F>(acc[mi][ni], af, bf[ni]);
+            }
+          }
+        }
+        cp_async_wait<0>();
+      }
+      __syncthreads();  // the stages become the epilogue's staging area
+      const int g = lane / 4, t = lane % 4;
+#pragma unroll
+      for (int mg = 0; mg < C::kMT; mg += C::kBands) {
+#pragma unroll
+        for (int band = 0; band < C::kBands; ++band) {
+#pragma unroll
+          for (int ni = 0; ni < C::kNT; ++ni) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              staged[((band * C::kWarpN) + ni * 8 + 2 * t + e % 2) * 16 + g + 8 * (e / 2)] =
+                  acc_value<F>(acc[mg + band][ni], e);
+            }
+          }
+        }
+        __syncwarp();
+#pragma unroll 1
+        for (int i = lane; i < C::kBands * 16 * C::kWarpN; i += 32) {
+          const int band = i / (16 * C::kWarpN), in_band = i % (16 * C::kWarpN);
+          const int64_t row = row0 + wm0 + (mg + band) * 16 + in_band % 16;
+          const int64_t col = col0 + wn0 + in_band / 16;
+          if (row >= m || col >= n) continue;
+          T v = zero_of<T>();
+          if (use_ab) {
+            T sum;
+            cvt(sum, staged[i]);
+            v = times(alpha, sum);
+          }
+          if (use_c) {
+            T old;
+            cvt(old, c_in[row + col * ldc_in]);
+            v = madd(beta, old, v);
+          }
+          cvt(c[row + col * ldc], epilogue(v, row, col, batch));
+        }
+        __syncwarp();
+      }
+      __syncthreads();  // the staging area becomes the next tile's stages
+    }
+  }
+}
+
+}  // namespace strata_blas::gemm_tc
+
+// strata_blas_gemm_tc<tile>_<types>: the tensor-core kernel of strata_blas_gemm_<types>
+// on one tile configuration of kernels/gemm_tiles.h.
+#define STRATA_BLAS_GEMM_TC_KERNEL(types, TA, TC, T, F, id, bm, bn, wm, wn, st)                  \
+  extern "C" __global__ void __launch_bounds__(wm* wn * 32) strata_blas_gemm_tc##id##_##types(   \
+      strata_blas::GemmParams p, strata_blas::Scalar<T> alpha, strata_blas::Scalar<T> beta) {    \
+    strata_blas::gemm_tc::tc_tile<strata_blas::gemm_tc::Tile<bm, bn, wm, wn, st>, F, TA, TC, T>( \
+        p, alpha, beta, strata_blas::gemm::NoEpilogue{});                                        \
+  }
+// Instantiated in the gemm_tc kernel family only (gemm_lt.cuh includes this header).
+#ifdef STRATA_BLAS_FAMILY_gemm_tc
+#define STRATA_BLAS_GEMM_TC_TILE(id, bm, bn, wm, wn, st, ...) \
+  STRATA_GEMM_TC_TYPES(STRATA_BLAS_GEMM_TC_KERNEL, id, bm, bn, wm, wn, st)
+STRATA_GEMM_TC_TILES(STRATA_BLAS_GEMM_TC_TILE, 0)
+#undef STRATA_BLAS_GEMM_TC_TILE
+#endif  // STRATA_BLAS_FAMILY_gemm_tc

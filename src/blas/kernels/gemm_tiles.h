@@ -1,0 +1,71 @@
+// The tensor-core GEMM's tile configurations and its selection table: the single source
+// read by the kernels (kernels/gemm_tc.cuh instantiates every type on every tile) and by
+// the host (gemm.h picks the kernel and knows its launch geometry from the same rows).
+#pragma once
+
+namespace strata_blas {
+
+// The mma.sync form of a tensor-core kernel (kernels/gemm_tc.cuh):
+//   kTcF16      m16n8k16 f16 x f16, f32 accumulators
+//   kTcBf16     m16n8k16 bf16 x bf16, f32 accumulators
+//   kTcTf32     m16n8k8 tf32 x tf32 (FP32 inputs rounded with cvt.rna), f32 accumulators
+//   kTcS8       m16n8k32 s8 x s8, s32 accumulators
+//   kTcF16Acc16 m16n8k16 f16 x f16, f16 accumulators (CUBLAS_COMPUTE_16F)
+enum TcFormat : int { kTcF16 = 0, kTcBf16 = 1, kTcTf32 = 2, kTcS8 = 3, kTcF16Acc16 = 4 };
+
+// Families that share a selection row: FP16 / BF16 inputs (one tensor rate), TF32, INT8.
+enum TcFamily : int { kTcFamily16 = 0, kTcFamilyTf32 = 1, kTcFamilyI8 = 2 };
+
+// Shape classes of the selection table, by the number of 128 x 128 tiles of C over all
+// batches (gemm.h gemm_tc_shape_class): small < 12 (half a wave of strata-g1's 24 SMs),
+// medium < 48, large otherwise.
+enum TcShapeClass : int { kTcSmall = 0, kTcMedium = 1, kTcLarge = 2 };
+
+}  // namespace strata_blas
+
+// The tile configurations: X(id, bm, bn, warps_m, warps_n, stages, ...). A CTA of
+// warps_m x warps_n warps computes a bm x bn tile of C, each warp a (bm / warps_m) x
+// (bn / warps_n) block of m16n8 mma tiles, stepping through k 64 bytes deep (32 FP16,
+// 16 TF32 or 64 INT8 elements) with a `stages`-deep cp.async pipeline in static shared
+// memory: stages x (bm + bn) x 80 bytes, at most 48 KiB. Trailing arguments are passed
+// through to X.
+#define STRATA_GEMM_TC_TILES(X, ...)         \
+  X(128x128, 128, 128, 2, 4, 2, __VA_ARGS__) \
+  X(128x64, 128, 64, 2, 2, 3, __VA_ARGS__)   \
+  X(64x64, 64, 64, 2, 2, 4, __VA_ARGS__)
+
+// The type combinations with a tensor-core kernel: X(types, TA, TC, T, format, ...): the
+// suffix the plain kernel has (strata_blas_gemm_<types>, kernels/gemm.cuh; the
+// tensor-core kernel is strata_blas_gemm_tc<id>_<types>), the A/B, C and compute types.
+#define STRATA_GEMM_TC_TYPES(X, ...)                                                 \
+  X(h_h_h, __half, __half, __half, strata_blas::kTcF16Acc16, __VA_ARGS__)            \
+  X(h_h_s, __half, __half, float, strata_blas::kTcF16, __VA_ARGS__)                  \
+  X(h_s_s, __half, float, float, strata_blas::kTcF16, __VA_ARGS__)                   \
+  X(bf_bf_s, __nv_bfloat16, __nv_bfloat16, float, strata_blas::kTcBf16, __VA_ARGS__) \
+  X(bf_s_s, __nv_bfloat16, float, float, strata_blas::kTcBf16, __VA_ARGS__)          \
+  X(s_s_s_tf32, float, float, float, strata_blas::kTcTf32, __VA_ARGS__)              \
+  X(i8_i32_i32, int8_t, int32_t, int32_t, strata_blas::kTcS8, __VA_ARGS__)
+
+// The same for cuBLASLt's epilogue kernels (kernels/gemm_lt.cuh, LtEpilogue).
+#define STRATA_GEMM_TC_LT_TYPES(X, ...)                                                 \
+  X(lt_h_h_s, __half, __half, float, strata_blas::kTcF16, __VA_ARGS__)                  \
+  X(lt_h_s_s, __half, float, float, strata_blas::kTcF16, __VA_ARGS__)                   \
+  X(lt_bf_bf_s, __nv_bfloat16, __nv_bfloat16, float, strata_blas::kTcBf16, __VA_ARGS__) \
+  X(lt_bf_s_s, __nv_bfloat16, float, float, strata_blas::kTcBf16, __VA_ARGS__)          \
+  X(lt_s_s_s_tf32, float, float, float, strata_blas::kTcTf32, __VA_ARGS__)
+
+// The selection table: X(family, shape class, tile id or fma). Written by
+// `bench/blas/tune --tune` (docs/blas.md "Tensor-core GEMM"): the lines between the
+// markers are replaced, nothing else.
+// BEGIN TUNED TABLE
+#define STRATA_GEMM_TC_CHOICES(X)      \
+  X(kTcFamily16, kTcSmall, 64x64)      \
+  X(kTcFamily16, kTcMedium, 128x128)   \
+  X(kTcFamily16, kTcLarge, 128x128)    \
+  X(kTcFamilyTf32, kTcSmall, fma)      \
+  X(kTcFamilyTf32, kTcMedium, 128x128) \
+  X(kTcFamilyTf32, kTcLarge, 128x128)  \
+  X(kTcFamilyI8, kTcSmall, 64x64)      \
+  X(kTcFamilyI8, kTcMedium, 128x128)   \
+  X(kTcFamilyI8, kTcLarge, 128x128)
+// END TUNED TABLE

@@ -20,17 +20,43 @@ ScopedContext::~ScopedContext() {
   if (pushed_) cuCtxPopCurrent(&popped);
 }
 
-Kernels::~Kernels() {
-  ScopedContext scope(context_);
-  cuModuleUnload(module_);
+Kernels::Kernels(CUcontext context, const BlasModule* const* modules, size_t count)
+    : context_(context), modules_(modules), loaded_(count, nullptr) {
+  for (size_t i = 0; i < count; ++i) {
+    for (size_t j = 0; j < modules[i]->count; ++j) family_of_.emplace(modules[i]->names[j], i);
+  }
 }
 
-CUfunction Kernels::function(const char* name) {
+Kernels::~Kernels() {
+  ScopedContext scope(context_);
+  for (CUmodule m : loaded_) {
+    if (m != nullptr) cuModuleUnload(m);
+  }
+}
+
+CUfunction Kernels::function(const char* name, const char* function) {
   std::lock_guard lock(mu_);
   auto it = functions_.find(name);
   if (it != functions_.end()) return it->second;
+  auto family = family_of_.find(name);
+  if (family == family_of_.end()) {
+    fail(CUBLAS_STATUS_INTERNAL_ERROR, function, "the library has no kernel '{}'", name);
+    return nullptr;
+  }
+  const size_t i = family->second;
+  if (loaded_[i] == nullptr) {
+    ScopedContext scope(context_);
+    const CUresult r = cuModuleLoadData(&loaded_[i], modules_[i]->image);
+    if (r != CUDA_SUCCESS) {
+      loaded_[i] = nullptr;
+      fail(CUBLAS_STATUS_INTERNAL_ERROR, function,
+           "cannot load the library's '{}' kernels ({} bytes of fatbin): {}", modules_[i]->family,
+           modules_[i]->size, cu_error_name(r));
+      return nullptr;
+    }
+  }
   CUfunction f = nullptr;
-  if (cuModuleGetFunction(&f, module_, name) != CUDA_SUCCESS) f = nullptr;
+  if (cuModuleGetFunction(&f, loaded_[i], name) != CUDA_SUCCESS) f = nullptr;
   functions_.emplace(name, f);
   return f;
 }
@@ -43,10 +69,8 @@ cublasStatus_t launch_raw(Handle& handle, const char* function, const char* kern
 cublasStatus_t launch_raw_on(Handle& handle, cudaStream_t stream, const char* function,
                              const char* kernel, dim3 grid, dim3 block, unsigned shared_bytes,
                              void** params) {
-  CUfunction f = handle.kernels->function(kernel);
-  if (f == nullptr) {
-    return fail(CUBLAS_STATUS_INTERNAL_ERROR, function, "the library has no kernel '{}'", kernel);
-  }
+  CUfunction f = handle.kernels->function(kernel, function);
+  if (f == nullptr) return CUBLAS_STATUS_INTERNAL_ERROR;  // logged
   ScopedContext scope(handle.context);
   const CUresult r =
       cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes,

@@ -6,15 +6,8 @@ namespace strata::blas {
 
 cublasStatus_t Kernels::load(CUcontext context, std::unique_ptr<Kernels>* out,
                              const char* function) {
-  ScopedContext scope(context);
-  CUmodule module = nullptr;
-  const CUresult r = cuModuleLoadData(&module, kBlasFatbin);
-  if (r != CUDA_SUCCESS) {
-    return fail(CUBLAS_STATUS_NOT_INITIALIZED, function,
-                "cannot load the library's kernels ({} bytes of fatbin): {}", kBlasFatbinSize,
-                cu_error_name(r));
-  }
-  out->reset(new Kernels(context, module));
+  (void)function;  // nothing can fail before a family is loaded
+  out->reset(new Kernels(context, kBlasModules, kBlasModuleCount));
   return CUBLAS_STATUS_SUCCESS;
 }
 

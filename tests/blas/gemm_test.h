@@ -4,7 +4,8 @@
 // first proves that the comparator would catch a broken kernel: the result must FAIL
 // against a reference with the last k-tile (16 terms) dropped, against a reference with
 // op(A) transposed the wrong way (when that changes the product), and after one element
-// is moved by twice its bound.
+// is moved by twice its bound. FP32 results also have an RMS error at most twice that of an
+// FP32 CPU reference.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -314,6 +315,39 @@ void check(const char* what, const Shape& s, const Precision& p, cd alpha, cd be
   }
   EXPECT_TRUE(within(s, p, complex, got, c_before, want, mag, &why), "%s %s: %s", what,
               s.name().c_str(), why.c_str());
+  // Real FP32 results of FP32 compute: the RMS error against the FP64 reference is at most
+  // twice that of a CPU reference in the same precision (FP32 products and sums, k in
+  // order), so no kernel accumulates worse than plain FP32 does on average.
+  if constexpr (std::is_same_v<TC, float> && !complex) {
+    if (uses_ab && !p.exact && p.u_compute == blas_check::kUnitF32 && s.m * s.n >= 16) {
+      double err_gpu = 0.0, err_cpu = 0.0, norm = 0.0;
+      const float fa = static_cast<float>(alpha.real()), fb = static_cast<float>(beta.real());
+      for (int64_t j = 0; j < s.n; ++j) {
+        for (int64_t i = 0; i < s.m; ++i) {
+          float sum = 0.0f;
+          for (int64_t l = 0; l < s.k; ++l) {
+            const auto x = static_cast<float>(op_element(a, s.op_a, i, l, s.lda()).real());
+            const auto y = static_cast<float>(op_element(b, s.op_b, l, j, s.ldb()).real());
+            sum = std::fma(x, y, sum);
+          }
+          float v = fa * sum;
+          if (fb != 0.0f)
+            v = std::fma(fb, static_cast<float>(to_cd(c_before[i + j * s.ldc()]).real()), v);
+          const double w = want[i + j * s.m].real();
+          err_cpu += (v - w) * (v - w);
+          const double g = to_cd(got[i + j * s.ldc()]).real();
+          err_gpu += (g - w) * (g - w);
+          norm += w * w;
+        }
+      }
+      const double floor =
+          0.25 * blas_check::kUnitF32 * blas_check::kUnitF32 * norm;  // rounding D alone
+      EXPECT_TRUE(err_gpu <= 4.0 * std::max(err_cpu, floor),
+                  "%s %s: RMS error %.3g is more than twice the FP32 CPU reference's %.3g", what,
+                  s.name().c_str(), std::sqrt(err_gpu / (s.m * s.n)),
+                  std::sqrt(err_cpu / (s.m * s.n)));
+    }
+  }
 }
 
 // Device memory for a vector; freed at scope exit.

@@ -55,6 +55,17 @@ __device__ inline cuComplex zero<cuComplex>() { return make_cuComplex(0.0f, 0.0f
 template <>
 __device__ inline cuDoubleComplex zero<cuDoubleComplex>() { return make_cuDoubleComplex(0.0, 0.0); }
 
+template <typename T>
+__device__ inline T one();
+template <>
+__device__ inline float one<float>() { return 1.0f; }
+template <>
+__device__ inline double one<double>() { return 1.0; }
+template <>
+__device__ inline cuComplex one<cuComplex>() { return make_cuComplex(1.0f, 0.0f); }
+template <>
+__device__ inline cuDoubleComplex one<cuDoubleComplex>() { return make_cuDoubleComplex(1.0, 0.0); }
+
 __device__ inline bool is_zero(float a) { return a == 0.0f; }
 __device__ inline bool is_zero(double a) { return a == 0.0; }
 __device__ inline bool is_zero(cuComplex a) { return a.x == 0.0f && a.y == 0.0f; }

@@ -76,25 +76,6 @@ __device__ inline cuDoubleComplex div(cuDoubleComplex a, cuDoubleComplex b) {
 }
 
 template <typename T>
-__device__ inline T one();
-template <>
-__device__ inline float one<float>() {
-  return 1.0f;
-}
-template <>
-__device__ inline double one<double>() {
-  return 1.0;
-}
-template <>
-__device__ inline cuComplex one<cuComplex>() {
-  return make_cuComplex(1.0f, 0.0f);
-}
-template <>
-__device__ inline cuDoubleComplex one<cuDoubleComplex>() {
-  return make_cuDoubleComplex(1.0, 0.0);
-}
-
-template <typename T>
 __device__ inline void swap_(T& a, T& b) {
   const T t = a;
   a = b;

@@ -39,25 +39,6 @@ __device__ inline void to_compute(cuComplex& o, char2 i) {
   o = make_cuComplex(static_cast<float>(i.x), static_cast<float>(i.y));
 }
 
-template <typename T>
-__device__ inline T one_of();
-template <>
-__device__ inline float one_of<float>() {
-  return 1.0f;
-}
-template <>
-__device__ inline double one_of<double>() {
-  return 1.0;
-}
-template <>
-__device__ inline cuComplex one_of<cuComplex>() {
-  return make_cuComplex(1.0f, 0.0f);
-}
-template <>
-__device__ inline cuDoubleComplex one_of<cuDoubleComplex>() {
-  return make_cuDoubleComplex(1.0, 0.0);
-}
-
 __device__ inline float real_part(float a) {
   return a;
 }
@@ -126,7 +107,7 @@ __device__ __forceinline__ T operand_at(L3Operand o, int64_t r, int64_t c) {
   if (o.kind == kL3Triangular) {
     const int64_t i = o.op == 0 ? r : c, j = o.op == 0 ? c : r;  // stored (i, j)
     if (o.lower ? i < j : i > j) return zero<T>();
-    if (i == j && o.unit) return one_of<T>();
+    if (i == j && o.unit) return one<T>();
     to_compute(v, x[i + j * o.ld]);
     return o.op == 2 ? conj_(v) : v;
   }
@@ -161,7 +142,7 @@ __device__ void tile(const L3Params& p, L3Scalar<T> alpha_arg, L3Scalar<T> beta_
   __shared__ T bs[kTileK][kTile];
   T alpha = scalar_value(alpha_arg, p.alpha_real);
   if (p.conj_alpha) alpha = conj_(alpha);
-  const T beta = p.beta_one ? one_of<T>() : scalar_value(beta_arg, p.beta_real);
+  const T beta = p.beta_one ? one<T>() : scalar_value(beta_arg, p.beta_real);
   const bool use_ab = !is_zero(alpha) && p.k > 0;  // uniform over the CTA
   const bool use_c = !is_zero(beta);
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;

@@ -40,10 +40,14 @@ Status optimise(ir::Function& f, const CompileOptions& options) {
   for (int round = 0; round < 4; ++round) {
     bool changed = passes::constant_fold_copy_prop(f);
     if (check) RETURN_IF_ERROR(verify(f, "constant_fold_copy_prop"));
+    changed |= passes::fold_register_tuples(f);
+    if (check) RETURN_IF_ERROR(verify(f, "fold_register_tuples"));
     changed |= passes::dead_code_elimination(f);
     if (check) RETURN_IF_ERROR(verify(f, "dead_code_elimination"));
     if (!changed) break;
   }
+  passes::remove_redundant_warpsyncs(f);
+  if (check) RETURN_IF_ERROR(verify(f, "remove_redundant_warpsyncs"));
   return ok_status();
 }
 

@@ -12,5 +12,13 @@ bool dead_code_elimination(ir::Function& f);
 bool constant_fold_copy_prop(ir::Function& f);
 // Removes blocks unreachable from the entry.
 bool remove_unreachable_blocks(ir::Function& f);
+// Keeps register tuples (tensor-core fragments) whole: pack(extract(X, 0..n-1)) becomes
+// a copy of X, and per-part phis that a pack reads in order become one tuple phi when
+// some edge brings the parts of one tuple (fold_tuples.cc). Leaves dead extracts and
+// copies to dead_code_elimination and constant_fold_copy_prop. Needs SSA form.
+bool fold_register_tuples(ir::Function& f);
+// Removes a full-mask WARPSYNC when an earlier one in the same block already converged
+// the warp and nothing since can split it (warpsync.cc).
+bool remove_redundant_warpsyncs(ir::Function& f);
 
 }  // namespace strata::compiler::passes

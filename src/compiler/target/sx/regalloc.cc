@@ -13,8 +13,12 @@ using ir::Op;
 namespace {
 
 // Live intervals [start, end] over linear positions (two per instruction: uses at 2i,
-// definitions at 2i+1); end = -1 for values never touched.
-void live_intervals(const ir::Function& f, std::vector<int>* start_out, std::vector<int>* end_out) {
+// definitions at 2i+1); end = -1 for values never touched. `cost_out`: per value, what
+// spilling it would cost: its definitions and uses, each weighted 8^loop depth (depth:
+// the number of back edges of the layout, branches to a block at or before the branch,
+// whose span holds the instruction; at most 4).
+void live_intervals(const ir::Function& f, std::vector<int>* start_out, std::vector<int>* end_out,
+                    std::vector<double>* cost_out) {
   size_t nv = f.values.size(), nb = f.blocks.size();
   // Linear positions: two per instruction (use at 2i, def at 2i+1).
   std::vector<int> block_start(nb), block_end(nb);
@@ -25,27 +29,47 @@ void live_intervals(const ir::Function& f, std::vector<int>* start_out, std::vec
     block_end[b] = pos - 1;
   }
   const BlockLiveness live = compute_liveness(f);
+  std::vector<int> depth_delta(nb + 1, 0);  // per block: back-edge spans opening minus closing
+  for (size_t b = 0; b < nb; ++b) {
+    if (f.blocks[b].insts.empty()) continue;
+    for (int h : f.blocks[b].insts.back().succs)
+      if (static_cast<size_t>(h) <= b) {
+        ++depth_delta[static_cast<size_t>(h)];
+        --depth_delta[b + 1];
+      }
+  }
   std::vector<int> start(nv, INT32_MAX), end(nv, -1);
+  std::vector<double> cost(nv, 0.0);
   auto touch = [&](int v, int p) {
     start[v] = std::min(start[v], p);
     end[v] = std::max(end[v], p);
   };
+  int depth = 0;
   for (size_t b = 0; b < nb; ++b) {
+    depth += depth_delta[b];
+    const double weight = static_cast<double>(1 << (3 * std::min(depth, 4)));
     for (int v : live.live_in[b]) touch(v, block_start[b]);
     for (int v : live.live_out[b]) touch(v, block_end[b]);
     int p = block_start[b];
     for (const auto& i : f.blocks[b].insts) {
       for (const auto& s : i.srcs)
-        if (!s.is_imm()) touch(s.value, p);
+        if (!s.is_imm()) {
+          touch(s.value, p);
+          cost[s.value] += weight;
+        }
       // A pack writes its parts one by one: its result must not share registers with
       // its sources (early clobber).
       for (int d : i.defs)
-        if (d != ir::kNoValue) touch(d, i.op == Op::kPack ? p : p + 1);
+        if (d != ir::kNoValue) {
+          touch(d, i.op == Op::kPack ? p : p + 1);
+          cost[d] += weight;
+        }
       p += 2;
     }
   }
   *start_out = std::move(start);
   *end_out = std::move(end);
+  *cost_out = std::move(cost);
 }
 
 // One linear-scan pass. On success `spill` is empty; otherwise it lists values to spill
@@ -53,7 +77,8 @@ void live_intervals(const ir::Function& f, std::vector<int>* start_out, std::vec
 Status linear_scan(const ir::Function& f, const std::vector<bool>& unspillable, std::vector<int>* reg_out,
                    std::vector<int>* spill, uint32_t* regs_used) {
   std::vector<int> start, end;
-  live_intervals(f, &start, &end);
+  std::vector<double> cost;
+  live_intervals(f, &start, &end, &cost);
   size_t nv = f.values.size();
   std::vector<int> order;
   for (size_t v = 0; v < nv; ++v)
@@ -90,24 +115,31 @@ Status linear_scan(const ir::Function& f, const std::vector<bool>& unspillable, 
       if (ok) chosen = r;
     }
     if (chosen < 0) {
-      // Evict the aligned block whose holders all stay live longest (furthest first
-      // end), unless `v` itself ends later: then `v` is the one spilled.
-      int best = -1, best_score = -1;
+      // Spill what costs least: a value's priority is its spill cost (live_intervals),
+      // ties going to the value that stays live longest from here. Values used only
+      // outside loops (an epilogue's loads) go first, values used in loops (loop-carried
+      // accumulators, fragments) last: the furthest end alone would pick the
+      // accumulators, live from before the main loop to the epilogue. Evict the aligned
+      // block whose holders' priorities sum lowest, unless `v`'s own priority is no
+      // higher: then `v` is the one spilled.
+      auto priority = [&](int o) { return cost[o] - 1e-9 * static_cast<double>(end[o] - start[v] + 1); };
+      int best = -1;
+      double best_score = 0.0;
       for (int r = 0; r + n <= limit; r += n) {
-        int score = INT32_MAX;
+        double score = 0.0;
         bool ok = true;
         for (int k = 0; k < n && ok; ++k) {
           if (free_at[r + k] < start[v]) continue;
           int o = owner[r + k];
           ok = spillable(o);
-          score = std::min(score, end[o]);
+          if (k == 0 || owner[r + k] != owner[r + k - 1]) score += priority(o);
         }
-        if (ok && score > best_score) {
+        if (ok && (best < 0 || score < best_score)) {
           best = r;
           best_score = score;
         }
       }
-      if (spillable(v) && (best < 0 || end[v] >= best_score)) {
+      if (spillable(v) && (best < 0 || priority(v) <= best_score)) {
         spill->push_back(v);
         continue;
       }

@@ -13,7 +13,8 @@ inline constexpr int kFirstScratch = 244;  // R244..R253 are reserved for legali
 // Assigns value -> register (GPR base index, or predicate index for Pred values) by
 // linear scan over live intervals (the function must be out of SSA: out_of_ssa.h; a
 // value defined by a copy prefers its source's register). When registers or predicates run out it spills
-// (spill.h): the values whose intervals reach furthest go to local memory slots placed
+// (spill.h): the values cheapest to spill (fewest definitions and uses, each weighted
+// by 8^loop depth; ties: the interval reaching furthest) go to local memory slots placed
 // from byte `local_bytes` on (predicates go to GPR values first), rewriting `f`, and
 // allocates again. Values never used or defined get -1. `*regs_used` = highest GPR + 1;
 // `*local_bytes_out` = local memory per thread including the spill slots. Fails only if

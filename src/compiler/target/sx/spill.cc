@@ -31,19 +31,43 @@ ir::Inst local_access(Opcode op, DataType t, uint32_t offset) {
 // How one spilled value is kept.
 struct Home {
   bool in_memory = false;
-  uint32_t offset = 0;   // in_memory: the slot
-  int holder = -1;       // predicate: the 32-bit value holding 0/1
+  uint32_t offset = 0;              // in_memory: the slot
+  int holder = -1;                  // predicate: the 32-bit value holding 0/1
+  const ir::Inst* remat = nullptr;  // a constant: its kConst, re-emitted before each use
 };
+
+// The definitions of `v` when it has exactly one and that is a plain constant (kConst
+// without a symbol), else null.
+std::vector<const ir::Inst*> constant_defs(const ir::Function& f) {
+  std::vector<const ir::Inst*> def(f.values.size(), nullptr);
+  std::vector<int> count(f.values.size(), 0);
+  for (const auto& b : f.blocks)
+    for (const ir::Inst& i : b.insts)
+      for (int d : i.defs)
+        if (d != ir::kNoValue) {
+          ++count[static_cast<size_t>(d)];
+          def[static_cast<size_t>(d)] = &i;
+        }
+  for (size_t v = 0; v < def.size(); ++v)
+    if (count[v] != 1 || def[v]->op != Op::kConst || !def[v]->symbol.empty()) def[v] = nullptr;
+  return def;
+}
 
 }  // namespace
 
 uint32_t spill_values(ir::Function& f, const std::vector<int>& values, SpillState* state) {
   const uint32_t start_top = state->local_top;
+  const std::vector<const ir::Inst*> consts = constant_defs(f);
+  std::vector<ir::Inst> remat_defs;  // copies: the originals are dropped below
+  remat_defs.reserve(values.size());
   std::map<int, Home> homes;
   for (int v : values) {
     Home h;
     ir::RegClass c = ir::reg_class(f.type_of(v));
-    if (c == ir::RegClass::kPred) {
+    if (const ir::Inst* k = consts[static_cast<size_t>(v)]) {
+      remat_defs.push_back(*k);
+      h.remat = &remat_defs.back();
+    } else if (c == ir::RegClass::kPred) {
       h.holder = f.new_value(DataType::U32);
     } else {
       uint32_t size = 4u * static_cast<uint32_t>(ir::class_regs(c));
@@ -73,7 +97,12 @@ uint32_t spill_values(ir::Function& f, const std::vector<int>& values, SpillStat
         auto [r, inserted] = reloaded.try_emplace(s.value, -1);
         if (inserted) {
           const Home& h = it->second;
-          if (h.in_memory) {
+          if (h.remat) {
+            ir::Inst k = *h.remat;
+            r->second = fresh(f.type_of(s.value), true);
+            k.defs = {r->second};
+            out.push_back(std::move(k));
+          } else if (h.in_memory) {
             DataType t = f.type_of(s.value);
             ir::Inst ld = local_access(Opcode::LD, slot_type(ir::reg_class(t)), h.offset);
             r->second = fresh(t, true);
@@ -100,6 +129,7 @@ uint32_t spill_values(ir::Function& f, const std::vector<int>& values, SpillStat
         auto it = homes.find(d);
         if (it == homes.end()) continue;
         const Home& h = it->second;
+        if (h.remat) continue;  // the constant's definition: dropped below
         DataType t = f.type_of(d);
         int tmp = fresh(t, true);
         d = tmp;
@@ -118,6 +148,9 @@ uint32_t spill_values(ir::Function& f, const std::vector<int>& values, SpillStat
         }
       }
       bool terminator = inst.is_terminator();
+      if (inst.op == Op::kConst && inst.defs.size() == 1 && homes.count(inst.defs[0]) &&
+          homes[inst.defs[0]].remat)
+        continue;  // rematerialised at each use instead
       out.push_back(std::move(inst));
       // Terminators define nothing, so saves never follow one.
       if (!terminator) out.insert(out.end(), saves.begin(), saves.end());

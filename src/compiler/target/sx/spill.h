@@ -7,8 +7,10 @@
 // before the using instruction. A spilled predicate is kept in a fresh 32-bit value
 // (0/1, written by SEL after each definition and turned back into a predicate by
 // ISETP before each use); that value is an ordinary GPR value, which a later round may
-// spill to memory in turn. Works on functions after phi elimination (values may have
-// several definitions).
+// spill to memory in turn. A spilled constant (one kConst definition without a symbol,
+// such as the immediates share_immediates hoists to the entry) is rematerialised
+// instead: its definition is dropped and a fresh kConst precedes each use. Works on
+// functions after phi elimination (values may have several definitions).
 #pragma once
 
 #include <cstdint>

@@ -232,7 +232,7 @@ cublasStatus_t with_scale_type(cudaDataType scale, F&& f) {
 
 // --- tensor-core kernel selection (kernels/gemm_tiles.h, kernels/gemm_tc.cuh) ---
 
-// A tile configuration: its id (kernel names strata_blas_gemm_tc<id>_<types>), CTA tile
+// A tile configuration: its id (kernel names strata_blas_gemm_tc<id><layout>_<types>), CTA tile
 // and threads.
 struct GemmTcTile {
   const char* id;
@@ -329,11 +329,20 @@ inline const GemmTcTile* select_gemm_tc(const std::string& kernel, const GemmPar
   return nullptr;  // "fma"
 }
 
+// The tensor-core kernel of the plain kernel `kernel` on tile `tc` for params' operand
+// layout (kernels/gemm_tiles.h STRATA_GEMM_TC_LAYOUTS): strata_blas_gemm_tc<id><nn|nt|tn|
+// tt>_<types>.
+inline std::string gemm_tc_kernel_name(const std::string& kernel, const GemmTcTile& tc,
+                                       const GemmParams& params) {
+  const char layout[] = {params.op_a == strata_blas::kGemmOpN ? 'n' : 't',
+                         params.op_b == strata_blas::kGemmOpN ? 'n' : 't', '\0'};
+  return "strata_blas_gemm_tc" + std::string(tc.id) + layout + "_" + kernel.substr(17);
+}
+
 // The name of the kernel launch_gemm_on runs for `kernel` on `params`.
 inline std::string selected_gemm_kernel(const std::string& kernel, const GemmParams& params) {
   const GemmTcTile* tc = select_gemm_tc(kernel, params);
-  if (tc == nullptr) return kernel;
-  return "strata_blas_gemm_tc" + std::string(tc->id) + "_" + kernel.substr(17);
+  return tc == nullptr ? kernel : gemm_tc_kernel_name(kernel, *tc, params);
 }
 
 // Launches the GEMM kernel `kernel` (a plain tile kernel's name, kernels/gemm.cuh) over
@@ -351,9 +360,7 @@ cublasStatus_t launch_gemm_on(Handle& handle, cudaStream_t stream, const char* f
   const GemmTcTile* tc = select_gemm_tc(kernel, params);
   const int bm = tc != nullptr ? tc->bm : 64, bn = tc != nullptr ? tc->bn : 64;
   const int threads = tc != nullptr ? tc->threads : 256;
-  const std::string name =
-      tc != nullptr ? "strata_blas_gemm_tc" + std::string(tc->id) + "_" + kernel.substr(17)
-                    : kernel;
+  const std::string name = tc != nullptr ? gemm_tc_kernel_name(kernel, *tc, params) : kernel;
   const int64_t row_tiles = (params.m + bm - 1) / bm;
   const int64_t col_tiles = (params.n + bn - 1) / bn;
   if (row_tiles > 0x7fffffff) return invalid(function, "m = {} is too large", params.m);

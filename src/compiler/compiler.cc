@@ -79,7 +79,8 @@ StatusOr<Unit> compile_unit(const ir::LinkedProgram& program, const ptx::Functio
   ASSIGN_OR_RETURN(ir::LoweredKernel k, is_function ? ir::lower_function(program, fn, symbols, *kernel)
                                                     : ir::lower_kernel(program, fn, symbols));
   RETURN_IF_ERROR(optimise(k.function, options));
-  ASSIGN_OR_RETURN(sx::CodegenResult cg, sx::generate(std::move(k.function), *symbols, k.info.local_bytes, is_function));
+  ASSIGN_OR_RETURN(sx::CodegenResult cg, sx::generate(std::move(k.function), *symbols, k.info.local_bytes, is_function,
+                                                      k.info.max_registers));
   return Unit{fn.name, std::move(k.info), std::move(cg), 0, false};
 }
 

@@ -168,7 +168,7 @@ void tc_row(const char* name, Random& r, cudaDataType ab, cudaDataType ct,
   }
 }
 
-// cublasLtMatmul through the tensor-core epilogue kernels (strata_blas_gemm_tc<tile>_lt_*):
+// cublasLtMatmul through the tensor-core epilogue kernels (strata_blas_gemm_tc<tile><layout>_lt_*):
 // D = epilogue(alpha A^T B + beta C) with a per-row FP32 bias, D FP32, against the FP64
 // reference (RELU is 1-Lipschitz, so the bound of the pre-activation value holds).
 template <typename TA>

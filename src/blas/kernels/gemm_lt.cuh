@@ -24,18 +24,22 @@ STRATA_BLAS_GEMM_EPILOGUE(lt_bf_s_s, __nv_bfloat16, float, float, strata_blas::k
                           strata_blas::LtEpilogue)
 
 // The tensor-core kernels of the same (kernels/gemm_tc.cuh):
-// strata_blas_gemm_tc<tile>_lt_<types>.
+// strata_blas_gemm_tc<tile><layout>_lt_<types>.
 #include "gemm_tc.cuh"
 
-#define STRATA_BLAS_GEMM_TC_LT_KERNEL(types, TA, TC, T, F, id, bm, bn, wm, wn, st)               \
-  extern "C" __global__ void __launch_bounds__(wm* wn * 32) strata_blas_gemm_tc##id##_##types(   \
-      strata_blas::GemmParams p, strata_blas::Scalar<T> alpha, strata_blas::Scalar<T> beta,      \
-      strata_blas::LtEpilogue epilogue) {                                                        \
-    strata_blas::gemm_tc::tc_tile<strata_blas::gemm_tc::Tile<bm, bn, wm, wn, st>, F, TA, TC, T>( \
-        p, alpha, beta, epilogue);                                                               \
+#define STRATA_BLAS_GEMM_TC_LT_LAYOUT(types, TA, TC, T, F, id, bm, bn, wm, wn, st, lay, ak, bk)  \
+  extern "C" __global__ void __launch_bounds__(wm* wn * 32, 16 / (wm * wn))                      \
+      strata_blas_gemm_tc##id##lay##_##types(                                                    \
+          strata_blas::GemmParams p, strata_blas::Scalar<T> alpha, strata_blas::Scalar<T> beta,  \
+          strata_blas::LtEpilogue epilogue) {                                                    \
+    strata_blas::gemm_tc::tc_tile<strata_blas::gemm_tc::Tile<bm, bn, wm, wn, st>, F, ak, bk, TA, \
+                                  TC, T>(p, alpha, beta, epilogue);                              \
   }
+#define STRATA_BLAS_GEMM_TC_LT_KERNEL(types, TA, TC, T, F, id, bm, bn, wm, wn, st) \
+  STRATA_GEMM_TC_LAYOUTS(STRATA_BLAS_GEMM_TC_LT_LAYOUT, types, TA, TC, T, F, id, bm, bn, wm, wn, st)
 #define STRATA_BLAS_GEMM_TC_LT_TILE(id, bm, bn, wm, wn, st, ...) \
   STRATA_GEMM_TC_LT_TYPES(STRATA_BLAS_GEMM_TC_LT_KERNEL, id, bm, bn, wm, wn, st)
 STRATA_GEMM_TC_TILES(STRATA_BLAS_GEMM_TC_LT_TILE, 0)
 #undef STRATA_BLAS_GEMM_TC_LT_TILE
 #undef STRATA_BLAS_GEMM_TC_LT_KERNEL
+#undef STRATA_BLAS_GEMM_TC_LT_LAYOUT

@@ -80,9 +80,12 @@ __device__ inline uint32_t shared_address(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
-__device__ inline void cp_async16(void* dst, const void* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(dst)),
+__device__ inline void cp_async16(uint32_t dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst),
                "l"(__cvta_generic_to_global(src)));
+}
+__device__ inline void cp_async16(void* dst, const void* src) {
+  cp_async16(shared_address(dst), src);
 }
 __device__ inline void cp_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::);
@@ -93,8 +96,10 @@ __device__ inline void cp_async_wait() {
 }
 
 // Copies the first `bytes` bytes of src (0-16, no alignment needed) to the 16-byte chunk
-// dst and zero-fills the rest. Out of line: the rare path of a load.
+// dst and zero-fills the rest. The rare path of a load: a rolled loop, so that it needs
+// few registers wherever it is inlined.
 __device__ __noinline__ void copy_partial(unsigned char* dst, const unsigned char* src, int bytes) {
+#pragma unroll 1
   for (int i = 0; i < 16; ++i) dst[i] = i < bytes ? src[i] : 0;
 }
 
@@ -143,15 +148,31 @@ __device__ __noinline__ void load_operand(unsigned char* s, const unsigned char*
   }
 }
 
-__device__ inline void ldsm_x4(uint32_t (&r)[4], const unsigned char* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(shared_address(p)));
+// ldmatrix .x4 (TRANS: .trans) at shared address p.
+template <bool TRANS>
+__device__ inline void ldsm_x4(uint32_t (&r)[4], uint32_t p) {
+  if constexpr (TRANS) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(p));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(p));
+  }
 }
-__device__ inline void ldsm_x4_trans(uint32_t (&r)[4], const unsigned char* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(shared_address(p)));
+// ldmatrix .x2 (TRANS: .trans) at shared address p: one B fragment.
+template <bool TRANS>
+__device__ inline void ldsm_x2(uint32_t (&r)[2], uint32_t p) {
+  if constexpr (TRANS) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(p));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(p));
+  }
 }
 
 // The 32-bit fragment register holding elements k .. k + 4 / ES - 1 of tile row `row` of a
@@ -179,62 +200,111 @@ __device__ inline void round_fragment(uint32_t& r) {
   }
 }
 
-// The A fragment of the warp's 16-row tile at tile row mb for k step `step` (32 bytes of
-// k) of the stage at sa.
-template <class C, int F, int ES>
-__device__ inline void load_a_fragment(const unsigned char* sa, bool a_k, int step, int mb,
-                                       uint32_t (&af)[4]) {
-  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, q = lane / 8, j = lane % 8;
-  constexpr int kStepE = 32 / ES;  // elements of k per mma
-  constexpr int kRegE = 4 / ES;    // elements per register
-  constexpr int kRowA = C::kBM * ES + kPadBytes;
-  constexpr int kRowK = kSliceBytes + kPadBytes;
-  if (a_k) {
-    ldsm_x4(af, sa + (mb + lane % 16) * kRowK + step * 32 + 16 * (lane / 16));
-  } else if constexpr (ES == 2) {
-    ldsm_x4_trans(af, sa + (step * 16 + j + 8 * (q / 2)) * kRowA + (mb + 8 * (q % 2)) * 2);
-  } else {
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      af[r] = gather<ES>(sa, kRowA, step * kStepE + (r / 2) * (kStepE / 2) + t * kRegE,
-                         mb + g + 8 * (r % 2));
-    }
-  }
-#pragma unroll
-  for (int r = 0; r < 4; ++r) round_fragment<F>(af[r]);
-}
+// Where a warp's fragments lie in a stage. AK / BK: op(A) / op(B) is stored k-contiguous
+// (ldmatrix), else row-contiguous (ldmatrix.trans for 16-bit elements, 32-bit gathers
+// for TF32 / INT8). A lane's ldmatrix row address is fixed per warp: the A fragment of
+// 16-row tile mi at k step `step` (32 bytes of k) is at a_lane + step * kAStep + mi * kAMi
+// bytes from the stage's A region, the B fragment of 8-column tile ni at b_lane +
+// step * kBStep + ni * kBNi from its B region.
+template <class C, int ES, bool AK, bool BK>
+struct Fragments {
+  static constexpr int kRowK = kSliceBytes + kPadBytes;
+  static constexpr int kRowA = C::kBM * ES + kPadBytes, kRowB = C::kBN * ES + kPadBytes;
+  static constexpr int kAStep = AK ? 32 : 16 * kRowA, kAMi = AK ? 16 * kRowK : 32;
+  static constexpr int kBStep = BK ? 32 : 16 * kRowB, kBNi = BK ? 8 * kRowK : 16;
+  static constexpr bool kALdsm = AK || ES == 2, kBLdsm = BK || ES == 2;
+  static constexpr int kStepE = 32 / ES;  // elements of k per mma
+  static constexpr int kRegE = 4 / ES;    // elements per register
+  uint32_t a_lane, b_lane;
+  int wm0, wn0;
 
-// The B fragments of the warp's kNT 8-column tiles (from column wn0) for k step `step` of
-// the stage at sb.
-template <class C, int F, int ES>
-__device__ inline void load_b_fragments(const unsigned char* sb, bool b_k, int step, int wn0,
-                                        uint32_t (&bf)[C::kNT][2]) {
-  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, q = lane / 8, j = lane % 8;
-  constexpr int kStepE = 32 / ES;
-  constexpr int kRegE = 4 / ES;
-  constexpr int kRowB = C::kBN * ES + kPadBytes;
-  constexpr int kRowK = kSliceBytes + kPadBytes;
-#pragma unroll
-  for (int nj = 0; nj < C::kNT / 2; ++nj) {
-    const int nb = wn0 + nj * 16;
-    uint32_t r4[4];
-    if (b_k) {
-      ldsm_x4(r4, sb + (nb + j + 8 * (lane / 16)) * kRowK + step * 32 + 16 * (q % 2));
-    } else if constexpr (ES == 2) {
-      ldsm_x4_trans(r4, sb + (step * 16 + j + 8 * (q % 2)) * kRowB + (nb + 8 * (q / 2)) * 2);
+  __device__ Fragments(int wm0_, int wn0_) : wm0(wm0_), wn0(wn0_) {
+    const int lane = threadIdx.x % 32, q = lane / 8, j = lane % 8;
+    // .x4 for A: lanes 8i..8i+7 address the rows of matrix i (a0..a3: rows 0-7 / 8-15 by
+    // k 0-7 / 8-15); .x2 for B: lanes 0-15 (b0, b1: k 0-7 / 8-15 of columns 0-7).
+    a_lane = AK ? (wm0 + lane % 16) * kRowK + 16 * (lane / 16)
+                : (j + 8 * (q / 2)) * kRowA + (wm0 + 8 * (q % 2)) * 2;
+    b_lane = BK ? (wn0 + j) * kRowK + 16 * (q % 2) : (j + 8 * (q % 2)) * kRowB + wn0 * 2;
+  }
+
+  // The A fragment of 16-row tile mi at k step `step` of the stage whose A region is at
+  // shared address sa (generic pointer pa).
+  template <int F>
+  __device__ void load_a(uint32_t sa, const unsigned char* pa, int step, int mi,
+                         uint32_t (&af)[4]) const {
+    if constexpr (kALdsm) {
+      ldsm_x4<!AK>(af, sa + a_lane + step * kAStep + mi * kAMi);
     } else {
+      const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 #pragma unroll
       for (int r = 0; r < 4; ++r) {
-        r4[r] = gather<ES>(sb, kRowB, step * kStepE + (r % 2) * (kStepE / 2) + t * kRegE,
-                           nb + 8 * (r / 2) + g);
+        af[r] = gather<ES>(pa, kRowA, step * kStepE + (r / 2) * (kStepE / 2) + t * kRegE,
+                           wm0 + mi * 16 + g + 8 * (r % 2));
       }
     }
 #pragma unroll
-    for (int r = 0; r < 4; ++r) round_fragment<F>(r4[r]);
-    bf[2 * nj][0] = r4[0], bf[2 * nj][1] = r4[1];
-    bf[2 * nj + 1][0] = r4[2], bf[2 * nj + 1][1] = r4[3];
+    for (int r = 0; r < 4; ++r) round_fragment<F>(af[r]);
   }
-}
+
+  // The B fragment of 8-column tile ni at k step `step` (B region at sb, pointer pb).
+  template <int F>
+  __device__ void load_b(uint32_t sb, const unsigned char* pb, int step, int ni,
+                         uint32_t (&bf)[2]) const {
+    if constexpr (kBLdsm) {
+      ldsm_x2<!BK>(bf, sb + b_lane + step * kBStep + ni * kBNi);
+    } else {
+      const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        bf[r] =
+            gather<ES>(pb, kRowB, step * kStepE + r * (kStepE / 2) + t * kRegE, wn0 + ni * 8 + g);
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < 2; ++r) round_fragment<F>(bf[r]);
+  }
+};
+
+// The cp.async fast path of one operand: stages an R-row, 64-byte-deep slice when the
+// whole slice lies inside the matrix and every chunk is 16-byte aligned (the tile is
+// interior, the matrix pointer and ld x ES are 16-byte multiples, the k tile is full).
+// Each thread's chunks sit at fixed distances, in shared memory and in the matrix, so
+// only one address per operand moves with k. KC: k-contiguous rows (as load_operand).
+template <int R, int THREADS, int ES, bool KC>
+struct FastLoad {
+  static constexpr int kE = 16 / ES;  // elements per chunk
+  static constexpr int kPerThread = R * kSliceBytes / 16 / THREADS;
+  static constexpr int kRowChunks = KC ? kSliceBytes / 16 : R * ES / 16;  // chunks per row
+  static constexpr int kRowBytes = KC ? kSliceBytes + kPadBytes : R * ES + kPadBytes;
+  static_assert(R * kSliceBytes / 16 % THREADS == 0 && THREADS % kRowChunks == 0);
+  // Successive chunks of a thread are THREADS / kRowChunks rows apart.
+  static constexpr int kDstStep = THREADS / kRowChunks * kRowBytes;
+  const unsigned char* src;  // the thread's first chunk at k tile 0
+  int64_t src_step;          // bytes between its chunks
+  int64_t k_step;            // bytes from one k tile to the next
+  uint32_t dst;              // its first chunk's offset in the operand's region
+
+  // x: the stored matrix, ld its leading dimension; r0: the tile's first row.
+  __device__ FastLoad(const unsigned char* x, int64_t ld, int64_t r0) {
+    const int c = threadIdx.x, row = c / kRowChunks, chunk = c % kRowChunks;
+    dst = row * kRowBytes + chunk * 16;
+    src_step = THREADS / kRowChunks * ld * ES;
+    if constexpr (KC) {
+      src = x + (chunk * kE + (r0 + row) * ld) * ES;
+      k_step = kSliceBytes;
+    } else {
+      src = x + (r0 + chunk * kE + row * ld) * ES;
+      k_step = kSliceBytes / ES * ld * ES;
+    }
+  }
+
+  // Queues k tile kt into the region at shared address s.
+  __device__ void issue(uint32_t s, int64_t kt) const {
+    const unsigned char* p = src + kt * k_step;
+#pragma unroll
+    for (int i = 0; i < kPerThread; ++i) cp_async16(s + dst + i * kDstStep, p + i * src_step);
+  }
+};
 
 // d += a * b on one m16n8 tile.
 template <int F>
@@ -284,7 +354,7 @@ __device__ inline Staged<F> acc_value(const Acc<F> (&d)[4], int e) {
   }
 }
 
-template <class C, int F, typename TA, typename TC, typename T, typename Epilogue>
+template <class C, int F, bool AK, bool BK, typename TA, typename TC, typename T, typename Epilogue>
 __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta_arg,
                         const Epilogue& epilogue) {
   __shared__ __align__(128) unsigned char smem[C::kSharedBytes];
@@ -297,13 +367,16 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
   const T beta = beta_arg.get();
   const bool use_ab = !is_zero_value(alpha) && k > 0;  // uniform over the CTA
   const bool use_c = !is_zero_value(beta);
-  const bool a_k = p.op_a != kGemmOpN, b_k = p.op_b == kGemmOpN;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int wm0 = (warp % C::kWM) * C::kWarpM, wn0 = (warp / C::kWM) * C::kWarpN;
   const int64_t col_tiles = (n + C::kBN - 1) / C::kBN;
   const int64_t k_tiles = (k + kSliceE - 1) / kSliceE;
   const int64_t row0 = static_cast<int64_t>(blockIdx.x) * C::kBM;
+  const uint32_t smem0 = shared_address(smem);
+  const Fragments<C, ES, AK, BK> frag(wm0, wn0);
   Staged<F>* staged = reinterpret_cast<Staged<F>*>(smem) + warp * C::kBands * 16 * C::kWarpN;
+  // 16-byte alignment of every chunk of a matrix with this leading dimension.
+  const bool lds_aligned = (lda * ES) % 16 == 0 && (ldb * ES) % 16 == 0;
 
   for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
     const auto* a =
@@ -316,6 +389,10 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
                                  : static_cast<TC*>(p.c) + batch * p.stride_c;
     const TC* c_in = p.c_in != nullptr ? static_cast<const TC*>(p.c_in) + batch * p.stride_c_in : c;
     const int64_t ldc_in = p.c_in != nullptr ? p.ldc_in : ldc;
+    const bool aligned =
+        lds_aligned &&
+        ((reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) & 15) == 0;
+    const FastLoad<C::kBM, C::kThreads, ES, AK> fast_a(a, lda, row0);
     for (int64_t col_tile = blockIdx.y; col_tile < col_tiles; col_tile += gridDim.y) {
       const int64_t col0 = col_tile * C::kBN;
       Acc<F> acc[C::kMT][C::kNT][4];
@@ -328,36 +405,52 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
         }
       }
       if (use_ab) {
-        auto load_stage = [&](int64_t kt) {
-          unsigned char* s = smem + (kt % C::kStages) * C::kStageBytes;
-          load_operand<C::kBM, C::kThreads, ES>(s, a, a_k, lda, m, k, row0, kt * kSliceE);
-          load_operand<C::kBN, C::kThreads, ES>(s + C::kABytes, b, b_k, ldb, n, k, col0,
-                                                kt * kSliceE);
+        const FastLoad<C::kBN, C::kThreads, ES, BK> fast_b(b, ldb, col0);
+        // k tiles below `fast_tiles` take the cp.async fast path; the rest (a ragged
+        // tile's, a misaligned matrix's, the partial last k tile) load_operand.
+        const int64_t fast_tiles =
+            aligned && row0 + C::kBM <= m && col0 + C::kBN <= n ? k / kSliceE : 0;
+        auto load_stage = [&](int64_t kt, int stage) {
+          const uint32_t s = smem0 + stage * C::kStageBytes;
+          if (kt < fast_tiles) {
+            fast_a.issue(s, kt);
+            fast_b.issue(s + C::kABytes, kt);
+          } else {
+            unsigned char* ps = smem + stage * C::kStageBytes;
+            load_operand<C::kBM, C::kThreads, ES>(ps, a, AK, lda, m, k, row0, kt * kSliceE);
+            load_operand<C::kBN, C::kThreads, ES>(ps + C::kABytes, b, BK, ldb, n, k, col0,
+                                                  kt * kSliceE);
+          }
         };
 #pragma unroll
         for (int s = 0; s < C::kStages - 1; ++s) {
-          if (s < k_tiles) load_stage(s);
+          if (s < k_tiles) load_stage(s, s);
           cp_async_commit();
         }
+        int read_stage = 0, write_stage = C::kStages - 1;
         for (int64_t kt = 0; kt < k_tiles; ++kt) {
           cp_async_wait<C::kStages - 2>();
           __syncthreads();  // stage kt is in; every warp is done with stage kt - 1
-          if (kt + C::kStages - 1 < k_tiles) load_stage(kt + C::kStages - 1);
+          if (kt + C::kStages - 1 < k_tiles) load_stage(kt + C::kStages - 1, write_stage);
           cp_async_commit();
-          const unsigned char* sa = smem + (kt % C::kStages) * C::kStageBytes;
-          const unsigned char* sb = sa + C::kABytes;
+          const uint32_t sa = smem0 + read_stage * C::kStageBytes, sb = sa + C::kABytes;
+          const unsigned char* pa = smem + read_stage * C::kStageBytes;
+          const unsigned char* pb = pa + C::kABytes;
 #pragma unroll
           for (int step = 0; step < kSliceBytes / 32; ++step) {
             uint32_t bf[C::kNT][2];
-            load_b_fragments<C, F, ES>(sb, b_k, step, wn0, bf);
+#pragma unroll
+            for (int ni = 0; ni < C::kNT; ++ni) frag.template load_b<F>(sb, pb, step, ni, bf[ni]);
 #pragma unroll
             for (int mi = 0; mi < C::kMT; ++mi) {
               uint32_t af[4];  // one A fragment live at a time: register pressure
-              load_a_fragment<C, F, ES>(sa, a_k, step, wm0 + mi * 16, af);
+              frag.template load_a<F>(sa, pa, step, mi, af);
 #pragma unroll
               for (int ni = 0; ni < C::kNT; ++ni) mma<F>(acc[mi][ni], af, bf[ni]);
             }
           }
+          read_stage = read_stage + 1 == C::kStages ? 0 : read_stage + 1;
+          write_stage = write_stage + 1 == C::kStages ? 0 : write_stage + 1;
         }
         cp_async_wait<0>();
       }
@@ -405,14 +498,18 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
 
 }  // namespace strata_blas::gemm_tc
 
-// strata_blas_gemm_tc<tile>_<types>: the tensor-core kernel of strata_blas_gemm_<types>
-// on one tile configuration of kernels/gemm_tiles.h.
-#define STRATA_BLAS_GEMM_TC_KERNEL(types, TA, TC, T, F, id, bm, bn, wm, wn, st)                  \
-  extern "C" __global__ void __launch_bounds__(wm* wn * 32) strata_blas_gemm_tc##id##_##types(   \
-      strata_blas::GemmParams p, strata_blas::Scalar<T> alpha, strata_blas::Scalar<T> beta) {    \
-    strata_blas::gemm_tc::tc_tile<strata_blas::gemm_tc::Tile<bm, bn, wm, wn, st>, F, TA, TC, T>( \
-        p, alpha, beta, strata_blas::gemm::NoEpilogue{});                                        \
+// strata_blas_gemm_tc<tile><layout>_<types>: the tensor-core kernel of
+// strata_blas_gemm_<types> on one tile configuration and operand layout of
+// kernels/gemm_tiles.h.
+#define STRATA_BLAS_GEMM_TC_LAYOUT(types, TA, TC, T, F, id, bm, bn, wm, wn, st, lay, ak, bk)      \
+  extern "C" __global__ void __launch_bounds__(wm* wn * 32, 16 / (wm * wn))                       \
+      strata_blas_gemm_tc##id##lay##_##types(                                                     \
+          strata_blas::GemmParams p, strata_blas::Scalar<T> alpha, strata_blas::Scalar<T> beta) { \
+    strata_blas::gemm_tc::tc_tile<strata_blas::gemm_tc::Tile<bm, bn, wm, wn, st>, F, ak, bk, TA,  \
+                                  TC, T>(p, alpha, beta, strata_blas::gemm::NoEpilogue{});        \
   }
+#define STRATA_BLAS_GEMM_TC_KERNEL(types, TA, TC, T, F, id, bm, bn, wm, wn, st) \
+  STRATA_GEMM_TC_LAYOUTS(STRATA_BLAS_GEMM_TC_LAYOUT, types, TA, TC, T, F, id, bm, bn, wm, wn, st)
 // Instantiated in the gemm_tc kernel family only (gemm_lt.cuh includes this header).
 #ifdef STRATA_BLAS_FAMILY_gemm_tc
 #define STRATA_BLAS_GEMM_TC_TILE(id, bm, bn, wm, wn, st, ...) \

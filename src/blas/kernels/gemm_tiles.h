@@ -34,9 +34,19 @@ enum TcShapeClass : int { kTcSmall = 0, kTcMedium = 1, kTcLarge = 2 };
   X(128x64, 128, 64, 2, 2, 3, __VA_ARGS__)   \
   X(64x64, 64, 64, 2, 2, 4, __VA_ARGS__)
 
+// The operand layouts, one kernel each: X(..., layout, AK, BK) with the trailing arguments
+// first. AK: op(A) is A^T (op T or C: A is stored k-contiguous); BK: op(B) is B (stored
+// k-contiguous). The layout is named by the ops: n for N, t for T or C.
+#define STRATA_GEMM_TC_LAYOUTS(X, ...) \
+  X(__VA_ARGS__, nn, false, true)      \
+  X(__VA_ARGS__, nt, false, false)     \
+  X(__VA_ARGS__, tn, true, true)       \
+  X(__VA_ARGS__, tt, true, false)
+
 // The type combinations with a tensor-core kernel: X(types, TA, TC, T, format, ...): the
 // suffix the plain kernel has (strata_blas_gemm_<types>, kernels/gemm.cuh; the
-// tensor-core kernel is strata_blas_gemm_tc<id>_<types>), the A/B, C and compute types.
+// tensor-core kernels are strata_blas_gemm_tc<id><layout>_<types>), the A/B, C and compute
+// types.
 #define STRATA_GEMM_TC_TYPES(X, ...)                                                 \
   X(h_h_h, __half, __half, __half, strata_blas::kTcF16Acc16, __VA_ARGS__)            \
   X(h_h_s, __half, __half, float, strata_blas::kTcF16, __VA_ARGS__)                  \

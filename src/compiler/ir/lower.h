@@ -66,6 +66,11 @@ struct KernelInfo {
   uint32_t local_bytes = 0;
   uint32_t max_threads = 0;
   uint32_t reqntid[3] = {0, 0, 0};
+  // Registers per thread the kernel should fit in, 0: no limit. .maxnreg N gives N;
+  // .minnctapersm B with .maxntid / .reqntid T gives what lets B CTAs of T threads share
+  // CUDA's 64K-register file (65536 / (B x warps(T) x 32), a multiple of 8), as ptxas
+  // derives it from __launch_bounds__; the smaller of the two when both are present.
+  uint32_t max_registers = 0;
   uint32_t num_barriers = 0;
   // Real calls (docs/abi.md): the .func bodies this code needs compiled beside it
   // (direct non-inlined callees and functions whose address it takes), whether it makes

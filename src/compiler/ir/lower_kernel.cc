@@ -478,6 +478,18 @@ StatusOr<LoweredKernel> Lowerer::run(const ptx::Function& kernel) {
       info_.max_threads = product();
     }
   }
+  // The register budget of KernelInfo::max_registers.
+  for (const ptx::Directive& d : kernel.directives) {
+    if (d.values.empty()) continue;
+    uint32_t limit = 0;
+    if (d.name == "maxnreg") limit = static_cast<uint32_t>(std::clamp<int64_t>(d.values[0], 1, 255));
+    if (d.name == "minnctapersm" && info_.max_threads > 0) {
+      const uint64_t ctas = static_cast<uint64_t>(std::clamp<int64_t>(d.values[0], 1, 64));
+      const uint64_t threads = (info_.max_threads + 31) / 32 * 32;
+      limit = static_cast<uint32_t>(std::min<uint64_t>(65536 / (ctas * threads) / 8 * 8, 255));
+    }
+    if (limit > 0) info_.max_registers = info_.max_registers == 0 ? limit : std::min(info_.max_registers, limit);
+  }
   int entry = new_block();
   ssa_.seal(entry);
   start_block(entry);

@@ -40,7 +40,7 @@ uint16_t half_of(int v) {
 // a + (iter * 32 + l) * 16 and, per tile t, its B fragment (2 x b32) from
 // b + ((iter * T + t) * 32 + l) * 8; after `iters` iterations it stores its T
 // accumulator fragments to c + (l * T + t) * 16.
-std::string mma_loop_kernel(int tiles) {
+std::string mma_loop_kernel(int tiles, int steps) {
   std::ostringstream s;
   s << ".version 8.0\n.target sm_80\n.address_size 64\n"
        ".visible .entry mma_loop(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u32 "
@@ -52,22 +52,25 @@ std::string mma_loop_kernel(int tiles) {
        "  mul.wide.u32 %rd4, %r2, 16;\n  add.s64 %rd1, %rd1, %rd4;\n"
        "  mul.wide.u32 %rd5, %r2, 8;\n  add.s64 %rd2, %rd2, %rd5;\n";
   for (int i = 0; i < 4 * tiles; ++i) s << fmt::format("  mov.f32 %c{}, 0f00000000;\n", i);
-  s << "  mov.u32 %r3, 0;\nLOOP:\n  ld.global.v4.u32 {%a0, %a1, %a2, %a3}, [%rd1];\n";
-  for (int t = 0; t < tiles; ++t) {
-    s << fmt::format("  ld.global.v2.u32 {{%b0, %b1}}, [%rd2+{}];\n", t * 256);
-    s << fmt::format(
-        "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{%c{0}, %c{1}, %c{2}, %c{3}}}, "
-        "{{%a0, %a1, %a2, %a3}}, {{%b0, %b1}}, {{%c{0}, %c{1}, %c{2}, %c{3}}};\n",
-        4 * t, 4 * t + 1, 4 * t + 2, 4 * t + 3);
+  s << "  mov.u32 %r3, 0;\nLOOP:\n";
+  for (int st = 0; st < steps; ++st) {
+    s << fmt::format("  ld.global.v4.u32 {{%a0, %a1, %a2, %a3}}, [%rd1+{}];\n", st * 512);
+    for (int t = 0; t < tiles; ++t) {
+      s << fmt::format("  ld.global.v2.u32 {{%b0, %b1}}, [%rd2+{}];\n", (st * tiles + t) * 256);
+      s << fmt::format(
+          "  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{%c{0}, %c{1}, %c{2}, %c{3}}}, "
+          "{{%a0, %a1, %a2, %a3}}, {{%b0, %b1}}, {{%c{0}, %c{1}, %c{2}, %c{3}}};\n",
+          4 * t, 4 * t + 1, 4 * t + 2, 4 * t + 3);
+    }
   }
   s << fmt::format(
-      "  add.s64 %rd1, %rd1, 512;\n  add.s64 %rd2, %rd2, {};\n  add.u32 %r3, %r3, 1;\n"
+      "  add.s64 %rd1, %rd1, {};\n  add.s64 %rd2, %rd2, {};\n  add.u32 %r3, %r3, 1;\n"
       "  setp.lt.u32 %p1, %r3, %r1;\n  @%p1 bra LOOP;\n"
       "  mul.wide.u32 %rd6, %r2, {};\n  add.s64 %rd3, %rd3, %rd6;\n",
-      tiles * 256, tiles * 16);
+      steps * 512, steps * tiles * 256, tiles * 16);
   for (int t = 0; t < tiles; ++t)
-    s << fmt::format("  st.global.v4.f32 [%rd3+{}], {{%c{}, %c{}, %c{}, %c{}}};\n", t * 16, 4 * t,
-                     4 * t + 1, 4 * t + 2, 4 * t + 3);
+    s << fmt::format("  st.global.v4.f32 [%rd3+{}], {{%c{}, %c{}, %c{}, %c{}}};\n", t * 16, 4 * t, 4 * t + 1, 4 * t + 2,
+                     4 * t + 3);
   s << "  ret;\n}\n";
   return s.str();
 }
@@ -85,15 +88,16 @@ std::vector<std::string> loop_body(const std::string& dis) {
       last = i;
     }
   if (first == lines.size()) return body;
-  while (first > 0 && !(lines[first - 1].size() > 1 && lines[first - 1][0] == 'L' &&
-                        lines[first - 1].back() == ':'))
+  while (first > 0 && !(lines[first - 1].size() > 1 && lines[first - 1][0] == 'L' && lines[first - 1].back() == ':'))
     --first;
   while (last + 1 < lines.size() && lines[last].find("BRA") == std::string::npos) ++last;
   for (size_t i = first; i <= last; ++i) body.push_back(lines[i]);
   return body;
 }
 
-void run_mma_loop(int tiles, int iters) {
+// `steps` k steps per loop iteration (iters of them in all): each updates the same
+// accumulators, which must stay in place (each HMMA's D is its C).
+void run_mma_loop(int tiles, int iters, int steps = 1) {
   const int k = 16 * iters, n = 8 * tiles;
   // Logical matrices with small integers.
   std::vector<int> a(16 * k), b(static_cast<size_t>(k) * n);
@@ -111,8 +115,7 @@ void run_mma_loop(int tiles, int iters) {
       const int g = l >> 2, tg = l % 4, k0 = 16 * it;
       for (int j = 0; j < 4; ++j) {
         const int row = g + ((j & 1) ? 8 : 0), col = k0 + 2 * tg + ((j & 2) ? 8 : 0);
-        fa[(static_cast<size_t>(it) * kLanes + l) * 4 + j] =
-            pair(a[row * k + col], a[row * k + col + 1]);
+        fa[(static_cast<size_t>(it) * kLanes + l) * 4 + j] = pair(a[row * k + col], a[row * k + col + 1]);
       }
       // B fragment (16 x 8 block at k0, tile t): reg j holds rows 2t, 2t+1 (+8 for j = 1), col g.
       for (int t = 0; t < tiles; ++t)
@@ -123,17 +126,15 @@ void run_mma_loop(int tiles, int iters) {
         }
     }
   PtxExec e;
-  Status st = e.compile(mma_loop_kernel(tiles));
+  Status st = e.compile(mma_loop_kernel(tiles, steps));
   ASSERT_TRUE(st.ok()) << st.to_string();
-  const uint64_t da = e.alloc(fa.size() * 4), db = e.alloc(fb.size() * 4),
-                 dc = e.alloc(kLanes * tiles * 16);
+  const uint64_t da = e.alloc(fa.size() * 4), db = e.alloc(fb.size() * 4), dc = e.alloc(kLanes * tiles * 16);
   e.write(da, fa);
   e.write(db, fb);
   e.write(dc, std::vector<float>(kLanes * tiles * 4, -1.0f));
-  auto fault = e.run("mma_loop", Dim{1}, Dim{kLanes}, {da, db, dc, static_cast<uint64_t>(iters)});
+  auto fault = e.run("mma_loop", Dim{1}, Dim{kLanes}, {da, db, dc, static_cast<uint64_t>(iters / steps)});
   ASSERT_TRUE(fault.ok()) << fault.status().to_string();
-  ASSERT_EQ(fault->kind, hw::FaultKind::kNone) << "pc " << fault->pc << "\n"
-                                               << e.disassembly("mma_loop");
+  ASSERT_EQ(fault->kind, hw::FaultKind::kNone) << "pc " << fault->pc << "\n" << e.disassembly("mma_loop");
   std::vector<float> out = e.read<float>(dc, kLanes * tiles * 4);
   // Accumulator c_i: row g (+8 for i >= 2), col 2t + (i & 1).
   for (int l = 0; l < kLanes; ++l)
@@ -142,8 +143,7 @@ void run_mma_loop(int tiles, int iters) {
         const int row = (l >> 2) + (i >= 2 ? 8 : 0), col = 8 * t + 2 * (l % 4) + (i & 1);
         int want = 0;
         for (int kk = 0; kk < k; ++kk) want += a[row * k + kk] * b[kk * n + col];
-        ASSERT_EQ(out[(l * tiles + t) * 4 + i], static_cast<float>(want))
-            << "lane " << l << " tile " << t << " c" << i;
+        ASSERT_EQ(out[(l * tiles + t) * 4 + i], static_cast<float>(want)) << "lane " << l << " tile " << t << " c" << i;
       }
   // Structure: no local memory, and no copies or spill code in the loop.
   const sxbin::KernelDesc* kd = e.kernel("mma_loop");
@@ -154,24 +154,32 @@ void run_mma_loop(int tiles, int iters) {
   ASSERT_FALSE(body.empty()) << dis;
   EXPECT_NE(body.back().find("BRA"), std::string::npos) << "no loop branch found:\n" << dis;
   int hmma = 0;
+  const std::regex hmma_regs("HMMA[.A-Z0-9]* (R[0-9]+), R[0-9]+, R[0-9]+, (R[0-9]+)");
   for (const std::string& l : body) {
     hmma += l.find("HMMA") != std::string::npos;
+    if (std::smatch m; std::regex_search(l, m, hmma_regs))
+      EXPECT_EQ(m[1], m[2]) << "accumulator not updated in place: " << l << "\n" << dis;
     // A register copy: MOV Rd, Rs (a MOV of an immediate materialises a constant).
-    const bool copy =
-        l.find(" MOV") != std::string::npos && std::regex_search(l, std::regex(", R[0-9]+;"));
+    const bool copy = l.find(" MOV") != std::string::npos && std::regex_search(l, std::regex(", R[0-9]+;"));
     EXPECT_FALSE(copy) << "copy in the mma loop: " << l << "\n" << dis;
-    EXPECT_EQ(l.find("LOCAL"), std::string::npos) << "spill code in the mma loop: " << l << "\n"
-                                                  << dis;
+    EXPECT_EQ(l.find("LOCAL"), std::string::npos) << "spill code in the mma loop: " << l << "\n" << dis;
   }
-  EXPECT_EQ(hmma, tiles) << dis;
+  EXPECT_EQ(hmma, tiles * steps) << dis;
 }
 
-TEST(ExecMmaRegs, LoopCarriedAccumulatorsOneTile) {
-  run_mma_loop(/*tiles=*/1, /*iters=*/3);
-}
-TEST(ExecMmaRegs, LoopCarriedAccumulatorsSixteenTiles) {
-  run_mma_loop(/*tiles=*/16, /*iters=*/4);
-}
+TEST(ExecMmaRegs, LoopCarriedAccumulatorsOneTile) { run_mma_loop(/*tiles=*/1, /*iters=*/3); }
+TEST(ExecMmaRegs, LoopCarriedAccumulatorsSixteenTiles) { run_mma_loop(/*tiles=*/16, /*iters=*/4); }
+
+}  // namespace
+}  // namespace strata::compiler::testing
+
+namespace strata::compiler::testing {
+namespace {
+
+// An unrolled main loop: two k steps per iteration chain each accumulator through two
+// HMMAs, which must both update it in place (out-of-SSA coalesces an instruction's result
+// with its dying accumulator source).
+TEST(ExecMmaRegs, UnrolledStepsUpdateAccumulatorsInPlace) { run_mma_loop(/*tiles=*/8, /*iters=*/4, /*steps=*/2); }
 
 }  // namespace
 }  // namespace strata::compiler::testing

@@ -1,8 +1,7 @@
 // Register spilling: kernels with more values live at once than there are registers
 // (or predicates) compile, spill to local memory and compute the right results.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "exec_harness.h"
 
@@ -17,8 +16,9 @@ constexpr uint32_t kThreads = 64;
 std::string spill_kernel(int n, bool wide, int preds) {
   std::string t = wide ? "u64" : "u32", r = wide ? "%rd" : "%r";
   int sz = wide ? 8 : 4;
-  std::string s = ".version 8.0\n.target sm_80\n.address_size 64\n"
-                  ".visible .entry spill(.param .u64 in, .param .u64 out, .param .u32 threshold)\n{\n";
+  std::string s =
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".visible .entry spill(.param .u64 in, .param .u64 out, .param .u32 threshold)\n{\n";
   s += fmt::format(".reg .b32 %r<{}>;\n.reg .b64 %rd<{}>;\n.reg .pred %p<{}>;\n", n + 8, n + 8, preds + 2);
   s += "ld.param.u64 %rd" + std::to_string(n) + ", [in];\n";
   s += "ld.param.u64 %rd" + std::to_string(n + 1) + ", [out];\n";
@@ -46,23 +46,31 @@ std::string spill_kernel(int n, bool wide, int preds) {
   std::string off = "%rd" + std::to_string(n + 6), addr = "%rd" + std::to_string(n + 7);
   s += fmt::format("mul.wide.u32 {}, %r{}, 8;\n", off, n + 2);
   s += fmt::format("add.s64 {}, %rd{}, {};\n", addr, n + 1, off);
-  if (wide) s += fmt::format("st.global.u64 [{}], {};\n", addr, acc);
-  else s += fmt::format("cvt.u64.u32 %rd{}, {};\nst.global.u64 [{}], %rd{};\n", n + 5, acc, addr, n + 5);
+  if (wide)
+    s += fmt::format("st.global.u64 [{}], {};\n", addr, acc);
+  else
+    s += fmt::format("cvt.u64.u32 %rd{}, {};\nst.global.u64 [{}], %rd{};\n", n + 5, acc, addr, n + 5);
   s += "ret;\n}\n";
   return s;
 }
 
 // `to_memory`: whether spill slots in local memory are expected (predicates alone
-// spill to GPRs while GPRs are left).
-void run_spill(int n, bool wide, int preds, bool to_memory = true) {
+// spill to GPRs while GPRs are left). `directives`: performance directives placed before
+// the kernel's body; `max_regs`: the registers per thread they allow.
+void run_spill(int n, bool wide, int preds, bool to_memory = true, const std::string& directives = "",
+               uint32_t max_regs = 255) {
   PtxExec e;
-  Status st = e.compile(spill_kernel(n, wide, preds));
+  std::string text = spill_kernel(n, wide, preds);
+  text.replace(text.find(")\n{\n"), 3, ")\n" + directives + "{\n");
+  Status st = e.compile(text);
   ASSERT_TRUE(st.ok()) << st.to_string();
   const sxbin::KernelDesc* k = e.kernel("spill");
   ASSERT_NE(k, nullptr);
-  EXPECT_LE(k->regs_per_thread, 255u);
-  if (to_memory) EXPECT_GT(k->local_bytes, 0u) << "expected spill slots";
-  else EXPECT_EQ(k->local_bytes, 0u);
+  EXPECT_LE(k->regs_per_thread, max_regs);
+  if (to_memory)
+    EXPECT_GT(k->local_bytes, 0u) << "expected spill slots";
+  else
+    EXPECT_EQ(k->local_bytes, 0u);
   std::vector<uint64_t> in(n);
   for (int i = 0; i < n; ++i) in[i] = (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(i + 1)) >> (wide ? 0 : 40);
   uint64_t din = e.alloc(static_cast<uint64_t>(n) * 8), dout = e.alloc(kThreads * 8);
@@ -97,6 +105,24 @@ TEST(ExecSpill, TwoHundred64BitValuesLive) { run_spill(200, /*wide=*/true, /*pre
 TEST(ExecSpill, TwelvePredicatesLive) { run_spill(16, /*wide=*/false, /*preds=*/12, /*to_memory=*/false); }
 
 TEST(ExecSpill, PredicatesAndRegistersTogether) { run_spill(260, /*wide=*/false, /*preds=*/14); }
+
+// __launch_bounds__(256, 2): two CTAs of 256 threads share 64K registers, so at most
+// 128 per thread (ptxas's rule); the kernel needs about 155 without the budget.
+TEST(ExecSpill, LaunchBoundsRegisterBudget) {
+  run_spill(150, /*wide=*/false, /*preds=*/0, /*to_memory=*/true, ".maxntid 256, 1, 1\n.minnctapersm 2\n", 128);
+}
+
+TEST(ExecSpill, MaxnregRegisterBudget) {
+  run_spill(100, /*wide=*/true, /*preds=*/0, /*to_memory=*/true, ".maxnreg 40\n", 40);
+}
+
+// Without a budget the same kernel fits in registers.
+TEST(ExecSpill, NoBudgetNoSpill) {
+  PtxExec e;
+  ASSERT_TRUE(e.compile(spill_kernel(150, false, 0)).ok());
+  EXPECT_EQ(e.kernel("spill")->local_bytes, 0u);
+  EXPECT_GT(e.kernel("spill")->regs_per_thread, 128u);
+}
 
 TEST(ExecSpill, SmallKernelsDoNotSpill) {
   PtxExec e;

@@ -1,8 +1,10 @@
 #include "compiler/target/sx/codegen.h"
 
-#include <algorithm>
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "compiler/target/sx/compact_registers.h"
 #include "compiler/target/sx/dominators.h"
 #include "compiler/target/sx/immediates.h"
 #include "compiler/target/sx/layout.h"
@@ -13,15 +15,15 @@
 namespace strata::compiler::sx {
 namespace {
 
+using ir::Op;
 using isa::Inst;
 using isa::Opcode;
-using ir::Op;
 
 constexpr uint8_t kScratchA = 248, kScratchB = 250, kScratchC = 252, kScratchT = 244;
 
 struct Region {
-  int place;     // block where BSSY goes (before its terminator)
-  int sync;      // block starting with BSYNC
+  int place;  // block where BSSY goes (before its terminator)
+  int sync;   // block starting with BSYNC
   int barrier = -1;
 };
 
@@ -86,8 +88,10 @@ class Emitter {
     m.space = isa::MemSpace::LOCAL;
     m.ra = kStackPointerReg;
     m.imm = offset;
-    if (op == Opcode::LD) m.rd = reg;
-    else m.rb = reg;
+    if (op == Opcode::LD)
+      m.rd = reg;
+    else
+      m.rb = reg;
     put(m);
   }
   void add_sp(int32_t delta) {
@@ -230,8 +234,10 @@ Status Emitter::emit_isa(const ir::Inst& i, Inst* out) {
     m.ps = pred(i.srcs[si++], &neg);
     m.ps_neg = neg;
     if (!i.defs.empty() && i.defs[0] != ir::kNoValue) {
-      if (f_.type_of(i.defs[0]) == isa::DataType::Pred) m.pd = r(i.defs[0]);
-      else m.rd = r(i.defs[0]);
+      if (f_.type_of(i.defs[0]) == isa::DataType::Pred)
+        m.pd = r(i.defs[0]);
+      else
+        m.rd = r(i.defs[0]);
     }
   }
   *out = m;
@@ -296,8 +302,10 @@ Status Emitter::emit_inst(const ir::Inst& i) {
       for (size_t k = 0; k < i.srcs.size(); ++k) {
         const ir::Operand& s = i.srcs[k];
         uint8_t rd = static_cast<uint8_t>(base + k);
-        if (s.is_imm()) mov_imm(rd, s.imm, false);
-        else mov_reg(rd, r(s.value), 1);
+        if (s.is_imm())
+          mov_imm(rd, s.imm, false);
+        else
+          mov_reg(rd, r(s.value), 1);
       }
       return ok_status();
     }
@@ -512,8 +520,7 @@ BlockSet reach_avoiding(const ir::Function& f, int from, int stop) {
 // or exits before it can run the BSSY again, and after which p cannot run again before d
 // does. Returns -1 when there is none (the branch then gets no barrier); otherwise sets
 // *inside to the blocks a thread may run between the BSSY and the BSYNC.
-int region_place(const ir::Function& f, const std::vector<int>& idom, int b, int p,
-                 BlockSet* inside) {
+int region_place(const ir::Function& f, const std::vector<int>& idom, int b, int p, BlockSet* inside) {
   const int nb = static_cast<int>(f.blocks.size());
   auto dominates = [&](int a, int x) {
     for (int n = 0; n < nb + 1 && x >= 0; ++n) {
@@ -523,8 +530,7 @@ int region_place(const ir::Function& f, const std::vector<int>& idom, int b, int
     }
     return false;
   };
-  for (int d = b, hops = 0; d >= 0 && d != p && hops <= nb;
-       d = idom[d] == d ? -1 : idom[d], ++hops) {
+  for (int d = b, hops = 0; d >= 0 && d != p && hops <= nb; d = idom[d] == d ? -1 : idom[d], ++hops) {
     // Every path to the BSYNC must run the BSSY first, or the BSYNC sees a stale mask.
     if (!dominates(d, p)) continue;
     // After the BSYNC, p must not be reached again (around a loop that d is outside of)
@@ -601,16 +607,19 @@ std::vector<Region> find_regions(const ir::Function& f, int first, int last) {
 
 }  // namespace
 
-StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes,
-                                 bool is_function) {
+namespace {
+
+// The smallest register budget generate() tries to meet.
+constexpr uint32_t kMinRegisterBudget = 32;
+
+// Register allocation and emission of `f` (out of SSA, laid out) with at most `gprs`
+// allocatable registers.
+StatusOr<CodegenResult> emit_function(ir::Function f, const std::vector<Region>& regions,
+                                      const std::vector<std::string>& symbols, uint32_t local_bytes, bool is_function,
+                                      uint32_t gprs) {
   CodegenResult out;
-  out_of_ssa(f);
-  share_immediates(f);
-  layout_blocks(f);
-  auto regions = is_function ? find_regions(f, kFunctionFirstBarrier, kFunctionCallBarrier - 1)
-                             : find_regions(f, 0, kKernelCallBarrier - 1);
   uint32_t used = 0;
-  ASSIGN_OR_RETURN(auto reg, allocate_registers(f, local_bytes, &used, &out.local_bytes));
+  ASSIGN_OR_RETURN(auto reg, allocate_registers(f, local_bytes, gprs, &used, &out.local_bytes));
   Emitter e(f, reg, symbols);
   bool makes_calls = false;
   std::vector<bool> pred_used(isa::kNumPreds, false);
@@ -642,6 +651,40 @@ StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>&
   out.regs_allocated = used;
   for (const Region& r : regions) out.convergence_regions += r.barrier >= 0;
   return out;
+}
+
+}  // namespace
+
+StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes,
+                                 bool is_function, uint32_t max_registers) {
+  out_of_ssa(f);
+  share_immediates(f);
+  layout_blocks(f);
+  const auto regions = is_function ? find_regions(f, kFunctionFirstBarrier, kFunctionCallBarrier - 1)
+                                   : find_regions(f, 0, kKernelCallBarrier - 1);
+  if (is_function || max_registers == 0 || max_registers >= kFirstScratch)
+    return emit_function(std::move(f), regions, symbols, local_bytes, is_function, kFirstScratch);
+  // A register budget: allocate within it, then, if legalisation's scratch registers
+  // (placed after the allocated ones, compact_registers.h) carry the total past it,
+  // allocate again with that many fewer. A budget that cannot be met keeps the smallest
+  // result reached.
+  uint32_t gprs = max_registers;
+  CodegenResult best;
+  uint32_t best_top = UINT32_MAX;
+  for (int attempt = 0; attempt < 4 && gprs >= kMinRegisterBudget; ++attempt) {
+    auto r = emit_function(f, regions, symbols, local_bytes, is_function, gprs);
+    if (!r.ok()) break;
+    std::vector<Inst> code = r->code;
+    const uint32_t top = compact_registers(&code, r->regs_allocated);
+    if (top < best_top) {
+      best_top = top;
+      best = std::move(*r);
+    }
+    if (top <= max_registers) return best;
+    gprs -= std::max<uint32_t>(top - max_registers, 1);
+  }
+  if (best_top != UINT32_MAX) return best;
+  return emit_function(std::move(f), regions, symbols, local_bytes, is_function, kFirstScratch);
 }
 
 }  // namespace strata::compiler::sx

@@ -44,11 +44,11 @@ namespace strata::compiler::sx {
 
 struct CodegenResult {
   std::vector<isa::Inst> code;
-  uint32_t regs_used = 0;                 // highest GPR index + 1
-  uint32_t regs_allocated = 0;            // R0..R(n-1) hold allocated values
-  std::vector<sxbin::LineEntry> lines;    // instruction index -> PTX line / .loc
-  int convergence_regions = 0;            // BSSY/BSYNC pairs emitted
-  uint32_t local_bytes = 0;               // local memory per thread, spill slots included
+  uint32_t regs_used = 0;               // highest GPR index + 1
+  uint32_t regs_allocated = 0;          // R0..R(n-1) hold allocated values
+  std::vector<sxbin::LineEntry> lines;  // instruction index -> PTX line / .loc
+  int convergence_regions = 0;          // BSSY/BSYNC pairs emitted
+  uint32_t local_bytes = 0;             // local memory per thread, spill slots included
   // Real calls (docs/abi.md). frame_bytes: this code's frame (a kernel: its local memory,
   // 16-aligned; a function: parameters, locals, spills and saved registers). relocs:
   // code index -> function whose first instruction's index the instruction's imm takes
@@ -66,7 +66,10 @@ inline constexpr uint8_t kReturnAddressReg = 247;
 // the kernel's own local memory per thread; register spill slots are placed after it.
 // `is_function`: `f` is a called function (ir::lower_function): it gets the prologue and
 // epilogue of docs/abi.md and addresses its frame through the stack pointer.
+// `max_registers` (kernels; 0: none): the registers per thread the kernel should fit in
+// (from .maxnreg, or .maxntid with .minnctapersm: ir::KernelInfo::max_registers),
+// counted after compact_registers; the allocator spills the cheapest values to meet it.
 StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>& symbols, uint32_t local_bytes,
-                                 bool is_function = false);
+                                 bool is_function = false, uint32_t max_registers = 0);
 
 }  // namespace strata::compiler::sx

@@ -1,16 +1,19 @@
 #include "compiler/target/sx/out_of_ssa.h"
 
-#include "compiler/target/sx/liveness.h"
-
 #include <algorithm>
 #include <numeric>
 #include <utility>
 #include <vector>
 
+#include "compiler/target/sx/liveness.h"
+
 namespace strata::compiler::sx {
 namespace {
 
 using ir::Op;
+
+// Coalescing two classes tests every pair of their members; larger pairs stay apart.
+constexpr size_t kMaxMergeTests = 4096;
 
 // Exact SSA liveness (liveness.h) and the interference test of out_of_ssa.h.
 class Interference {
@@ -108,27 +111,37 @@ bool out_of_ssa(ir::Function& f) {
   };
   {
     Interference ig(f);
+    // Merges the classes of u and v unless they interfere (or would cost too many tests).
+    auto merge = [&](int u, int v) {
+      int x = find(u), y = find(v);
+      if (x == y || ir::reg_class(f.type_of(x)) != ir::reg_class(f.type_of(y))) return;
+      if (members[x].size() * members[y].size() > kMaxMergeTests) return;
+      for (int a : members[x])
+        for (int c : members[y])
+          if (ig.interfere(a, c)) return;
+      parent[y] = x;
+      members[x].insert(members[x].end(), members[y].begin(), members[y].end());
+      members[y].clear();
+    };
     for (const auto& b : f.blocks)
       for (const ir::Inst& i : b.insts) {
         if (i.op != Op::kPhi) break;
-        for (const auto& s : i.srcs) {
-          if (s.is_imm()) continue;
-          int x = find(i.defs[0]), y = find(s.value);
-          if (x == y || ir::reg_class(f.type_of(x)) != ir::reg_class(f.type_of(y))) continue;
-          bool clash = false;
-          for (int a : members[x]) {
-            for (int c : members[y])
-              if (ig.interfere(a, c)) {
-                clash = true;
-                break;
-              }
-            if (clash) break;
+        for (const auto& s : i.srcs)
+          if (!s.is_imm()) merge(i.defs[0], s.value);
+      }
+    // Accumulators: a single result with the class of its last same-class source that
+    // dies there (an HMMA's or IMAD's C) joins that source's class.
+    for (const auto& b : f.blocks)
+      for (const ir::Inst& i : b.insts) {
+        if (i.op == Op::kPhi || i.op == Op::kCopy || i.op == Op::kPack || i.defs.size() != 1 ||
+            i.defs[0] == ir::kNoValue)
+          continue;
+        const ir::RegClass c = ir::reg_class(f.type_of(i.defs[0]));
+        for (auto s = i.srcs.rbegin(); s != i.srcs.rend(); ++s)
+          if (!s->is_imm() && ir::reg_class(f.type_of(s->value)) == c) {
+            merge(s->value, i.defs[0]);
+            break;
           }
-          if (clash) continue;
-          parent[y] = x;
-          members[x].insert(members[x].end(), members[y].begin(), members[y].end());
-          members[y].clear();
-        }
       }
   }
   for (auto& b : f.blocks)

@@ -14,7 +14,12 @@ namespace strata::compiler::sx {
 // (liveness is exact: phi operands are live at the end of their predecessor, phi
 // results are defined at their block's entry; results of one instruction, and phis of
 // one block, always interfere). Merging only non-interfering values keeps every
-// program point's live values in distinct registers.
+// program point's live values in distinct registers. Then each instruction with one
+// result (not a copy or pack) tries to merge that result with its last source of the same
+// register class (an accumulator such as an HMMA's or IMAD's C), which succeeds when the
+// source dies there: the instruction then updates it in place, so a loop's unrolled
+// accumulator chain stays in one set of registers. Pairs of classes needing more than
+// 4096 interference tests are not merged.
 //
 // COPIES: what remains of a phi (operands not merged, immediates) becomes a parallel
 // copy per predecessor edge, sequentialised (cycles broken through a fresh temporary)

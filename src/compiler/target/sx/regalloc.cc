@@ -1,7 +1,8 @@
 #include "compiler/target/sx/regalloc.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "compiler/target/sx/liveness.h"
 #include "compiler/target/sx/spill.h"
@@ -74,8 +75,8 @@ void live_intervals(const ir::Function& f, std::vector<int>* start_out, std::vec
 
 // One linear-scan pass. On success `spill` is empty; otherwise it lists values to spill
 // (the assignment is then incomplete and must be recomputed after spilling).
-Status linear_scan(const ir::Function& f, const std::vector<bool>& unspillable, std::vector<int>* reg_out,
-                   std::vector<int>* spill, uint32_t* regs_used) {
+Status linear_scan(const ir::Function& f, const std::vector<bool>& unspillable, uint32_t gprs,
+                   std::vector<int>* reg_out, std::vector<int>* spill, uint32_t* regs_used) {
   std::vector<int> start, end;
   std::vector<double> cost;
   live_intervals(f, &start, &end, &cost);
@@ -86,16 +87,30 @@ Status linear_scan(const ir::Function& f, const std::vector<bool>& unspillable, 
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return start[a] < start[b]; });
   std::vector<int> reg(nv, -1);
   // Per register file: when each register becomes free, and which value holds it.
-  std::vector<int> gpr_free_at(kFirstScratch, -1), gpr_owner(kFirstScratch, -1);
+  std::vector<int> gpr_free_at(gprs, -1), gpr_owner(gprs, -1);
   std::vector<int> pred_free_at(isa::kNumPreds, -1), pred_owner(isa::kNumPreds, -1);
   auto spillable = [&](int v) { return static_cast<size_t>(v) >= unspillable.size() || !unspillable[v]; };
-  // Copy hints: a value defined by a copy prefers its source's register (the copy then
-  // disappears at emission) when that register is free by then.
+  // Hints: a value defined by a copy prefers its source's register (the copy then
+  // disappears at emission), any other single definition the register of its last source
+  // of the same class (an accumulator: an HMMA's or IMAD's C), when that register is free
+  // by then (the source dies there). Accumulators updated in place keep a loop's
+  // loop-carried values in one set of registers instead of alternating between two.
   std::vector<int> hint(nv, -1);
   for (const auto& b : f.blocks)
-    for (const auto& i : b.insts)
-      if (i.op == Op::kCopy && !i.srcs[0].is_imm() && i.defs[0] != ir::kNoValue && hint[i.defs[0]] < 0)
-        hint[i.defs[0]] = i.srcs[0].value;
+    for (const auto& i : b.insts) {
+      if (i.defs.size() != 1 || i.defs[0] == ir::kNoValue || hint[i.defs[0]] >= 0) continue;
+      const int d = i.defs[0];
+      if (i.op == Op::kCopy) {
+        if (!i.srcs[0].is_imm()) hint[d] = i.srcs[0].value;
+        continue;
+      }
+      if (i.op == Op::kPhi) continue;
+      for (auto s = i.srcs.rbegin(); s != i.srcs.rend(); ++s)
+        if (!s->is_imm() && ir::reg_class(f.type_of(s->value)) == ir::reg_class(f.type_of(d))) {
+          hint[d] = s->value;
+          break;
+        }
+    }
   uint32_t used = 0;
   for (int v : order) {
     ir::RegClass c = ir::reg_class(f.type_of(v));
@@ -144,9 +159,8 @@ Status linear_scan(const ir::Function& f, const std::vector<bool>& unspillable, 
         continue;
       }
       if (best < 0)
-        return error(Code::kNotSupported,
-                     fmt::format("kernel '{}': one instruction needs more than {} {} at once", f.name, limit,
-                                 is_pred ? "predicates" : "registers"));
+        return error(Code::kNotSupported, fmt::format("kernel '{}': one instruction needs more than {} {} at once",
+                                                      f.name, limit, is_pred ? "predicates" : "registers"));
       for (int k = 0; k < n; ++k) {
         if (free_at[best + k] < start[v]) continue;
         int o = owner[best + k];
@@ -173,15 +187,16 @@ Status linear_scan(const ir::Function& f, const std::vector<bool>& unspillable, 
 
 }  // namespace
 
-StatusOr<std::vector<int>> allocate_registers(ir::Function& f, uint32_t local_bytes, uint32_t* regs_used,
+StatusOr<std::vector<int>> allocate_registers(ir::Function& f, uint32_t local_bytes, uint32_t gprs, uint32_t* regs_used,
                                               uint32_t* local_bytes_out) {
+  gprs = std::clamp<uint32_t>(gprs, 1, kFirstScratch);
   SpillState state;
   state.local_top = local_bytes;
   // Each round spills at least one value that is not a spill temporary, and temporaries
   // live for one instruction, so the rounds end; the bound guards against a bug.
   for (int round = 0; round < 1000; ++round) {
     std::vector<int> reg, spill;
-    RETURN_IF_ERROR(linear_scan(f, state.unspillable, &reg, &spill, regs_used));
+    RETURN_IF_ERROR(linear_scan(f, state.unspillable, gprs, &reg, &spill, regs_used));
     if (spill.empty()) {
       *local_bytes_out = state.local_top;
       return reg;
@@ -190,7 +205,8 @@ StatusOr<std::vector<int>> allocate_registers(ir::Function& f, uint32_t local_by
     spill.erase(std::unique(spill.begin(), spill.end()), spill.end());
     spill_values(f, spill, &state);
   }
-  return error(Code::kUnknown, fmt::format("internal compiler error: kernel '{}': register allocation does not converge", f.name));
+  return error(Code::kUnknown,
+               fmt::format("internal compiler error: kernel '{}': register allocation does not converge", f.name));
 }
 
 }  // namespace strata::compiler::sx

@@ -233,12 +233,14 @@ cublasStatus_t with_scale_type(cudaDataType scale, F&& f) {
 // --- tensor-core kernel selection (kernels/gemm_tiles.h, kernels/gemm_tc.cuh) ---
 
 // A tile configuration: its id (kernel names strata_blas_gemm_tc<id><layout>_<types>), CTA tile
-// and threads.
+// threads and shared memory.
 struct GemmTcTile {
   const char* id;
   int bm, bn, threads;
+  unsigned shared_bytes;  // dynamic shared memory per CTA
 };
-#define STRATA_GEMM_TC_TILE_ROW(id, bm, bn, wm, wn, st, ...) {#id, bm, bn, (wm) * (wn)*32},
+#define STRATA_GEMM_TC_TILE_ROW(id, bm, bn, wm, wn, st, ...) \
+  {#id, bm, bn, (wm) * (wn)*32, STRATA_GEMM_TC_SHARED_BYTES(bm, bn, st)},
 inline constexpr GemmTcTile kGemmTcTiles[] = {STRATA_GEMM_TC_TILES(STRATA_GEMM_TC_TILE_ROW, 0)};
 #undef STRATA_GEMM_TC_TILE_ROW
 
@@ -367,8 +369,8 @@ cublasStatus_t launch_gemm_on(Handle& handle, cudaStream_t stream, const char* f
   const dim3 grid(static_cast<unsigned>(row_tiles),
                   static_cast<unsigned>(std::min<int64_t>(col_tiles, 65535)),
                   static_cast<unsigned>(std::min<int64_t>(params.batch_count, 65535)));
-  return launch_on(handle, stream, function, name.c_str(), grid, dim3(threads), 0, params, alpha,
-                   beta, extra...);
+  return launch_on(handle, stream, function, name.c_str(), grid, dim3(threads),
+                   tc != nullptr ? tc->shared_bytes : 0u, params, alpha, beta, extra...);
 }
 
 // launch_gemm_on the handle's stream.

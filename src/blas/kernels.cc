@@ -66,12 +66,24 @@ cublasStatus_t launch_raw(Handle& handle, const char* function, const char* kern
   return launch_raw_on(handle, handle.stream, function, kernel, grid, block, shared_bytes, params);
 }
 
+// Dynamic shared memory a kernel may use without opting in.
+constexpr unsigned kDefaultSharedBytes = 48 * 1024;
+
 cublasStatus_t launch_raw_on(Handle& handle, cudaStream_t stream, const char* function,
                              const char* kernel, dim3 grid, dim3 block, unsigned shared_bytes,
                              void** params) {
   CUfunction f = handle.kernels->function(kernel, function);
   if (f == nullptr) return CUBLAS_STATUS_INTERNAL_ERROR;  // logged
   ScopedContext scope(handle.context);
+  // Beyond 48 KiB of dynamic shared memory a kernel must opt in, as on CUDA.
+  if (shared_bytes > kDefaultSharedBytes) {
+    const CUresult a = cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          static_cast<int>(shared_bytes));
+    if (a != CUDA_SUCCESS) {
+      return fail(CUBLAS_STATUS_EXECUTION_FAILED, function, "{}: {} bytes of shared memory: {}",
+                  kernel, shared_bytes, cu_error_name(a));
+    }
+  }
   const CUresult r =
       cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes,
                      reinterpret_cast<CUstream>(stream), params, nullptr);

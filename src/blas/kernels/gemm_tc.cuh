@@ -18,7 +18,7 @@
 //
 // Loads: each 16-byte chunk of a tile is one cp.async when it lies wholly inside the matrix
 // and its global address is 16-byte aligned; otherwise (ragged m / n / k edges, a pointer
-// array's misaligned matrix) copy_partial copies the chunk's in-bounds bytes one by one and
+// array's misaligned matrix) copy_partial copies the chunk's in-bounds elements one by one and
 // zero-fills the rest, so nothing outside the matrices is ever read. gemm.h sends strided
 // problems whose pointers, leading dimensions or strides are not 16-byte multiples to the
 // plain kernel instead.
@@ -57,7 +57,10 @@ struct Tile {
   static constexpr int kBBytes = BN * (kSliceBytes + kPadBytes);
   static constexpr int kStageBytes = kABytes + kBBytes;
   static constexpr int kSharedBytes = STAGES * kStageBytes;
-  static_assert(kSharedBytes <= 48 * 1024, "static shared memory");
+  static_assert(kSharedBytes == STRATA_GEMM_TC_SHARED_BYTES(BM, BN, STAGES));
+  // Dynamic shared memory (the host opts in beyond 48 KiB, kernels.cc launch_raw_on),
+  // at most the 99 KiB every sm_80+ GPU allows a CTA.
+  static_assert(kSharedBytes <= 99 * 1024, "dynamic shared memory");
   static_assert(BM >= 64 && BN >= 64 && kWarpM % 16 == 0 && kWarpN % 16 == 0);
   // The epilogue stages kBands 16-row bands of each warp's accumulators at a time (one
   // copy of the per-element code per kMT / kBands).
@@ -95,12 +98,19 @@ __device__ inline void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
-// Copies the first `bytes` bytes of src (0-16, no alignment needed) to the 16-byte chunk
-// dst and zero-fills the rest. The rare path of a load: a rolled loop, so that it needs
-// few registers wherever it is inlined.
-__device__ __noinline__ void copy_partial(unsigned char* dst, const unsigned char* src, int bytes) {
-#pragma unroll 1
-  for (int i = 0; i < 16; ++i) dst[i] = i < bytes ? src[i] : 0;
+// Copies the first n elements of ES bytes at src (0 <= n <= 16 / ES, element-aligned) to
+// the 16-byte chunk dst and zero-fills the rest: the rare path of a load, without a loop
+// (a loop nested in the main loop would make the JIT's allocator, which weighs uses by
+// loop depth, keep this path's temporaries in registers at the main loop's expense).
+template <int ES>
+__device__ inline void copy_partial(unsigned char* dst, const unsigned char* src, int n) {
+  using E = std::conditional_t<ES == 1, uint8_t, std::conditional_t<ES == 2, uint16_t, uint32_t>>;
+  E e[16 / ES];
+#pragma unroll
+  for (int i = 0; i < 16 / ES; ++i) e[i] = i < n ? reinterpret_cast<const E*>(src)[i] : E{0};
+  uint4 v;
+  memcpy(&v, e, 16);
+  *reinterpret_cast<uint4*>(dst) = v;
 }
 
 // min(max(left, 0), most): how many of a chunk's elements lie inside the matrix.
@@ -143,7 +153,7 @@ __device__ __noinline__ void load_operand(unsigned char* s, const unsigned char*
     } else if (n == 0) {
       *reinterpret_cast<uint4*>(s + off) = make_uint4(0, 0, 0, 0);
     } else {
-      copy_partial(s + off, src, static_cast<int>(n) * ES);
+      copy_partial<ES>(s + off, src, static_cast<int>(n));
     }
   }
 }
@@ -279,30 +289,30 @@ struct FastLoad {
   static_assert(R * kSliceBytes / 16 % THREADS == 0 && THREADS % kRowChunks == 0);
   // Successive chunks of a thread are THREADS / kRowChunks rows apart.
   static constexpr int kDstStep = THREADS / kRowChunks * kRowBytes;
-  const unsigned char* src;  // the thread's first chunk at k tile 0
+  const unsigned char* src;  // the thread's first chunk in the next k tile to load
   int64_t src_step;          // bytes between its chunks
-  int64_t k_step;            // bytes from one k tile to the next
+  int64_t ld_bytes;          // !KC: the leading dimension in bytes (k rows are ld apart)
   uint32_t dst;              // its first chunk's offset in the operand's region
 
   // x: the stored matrix, ld its leading dimension; r0: the tile's first row.
   __device__ FastLoad(const unsigned char* x, int64_t ld, int64_t r0) {
     const int c = threadIdx.x, row = c / kRowChunks, chunk = c % kRowChunks;
     dst = row * kRowBytes + chunk * 16;
-    src_step = THREADS / kRowChunks * ld * ES;
+    ld_bytes = ld * ES;
+    src_step = THREADS / kRowChunks * ld_bytes;
     if constexpr (KC) {
       src = x + (chunk * kE + (r0 + row) * ld) * ES;
-      k_step = kSliceBytes;
     } else {
       src = x + (r0 + chunk * kE + row * ld) * ES;
-      k_step = kSliceBytes / ES * ld * ES;
     }
   }
 
-  // Queues k tile kt into the region at shared address s.
-  __device__ void issue(uint32_t s, int64_t kt) const {
-    const unsigned char* p = src + kt * k_step;
+  // Queues the next k tile (k tiles go in order from 0) into the region at shared
+  // address s.
+  __device__ void issue(uint32_t s) {
 #pragma unroll
-    for (int i = 0; i < kPerThread; ++i) cp_async16(s + dst + i * kDstStep, p + i * src_step);
+    for (int i = 0; i < kPerThread; ++i) cp_async16(s + dst + i * kDstStep, src + i * src_step);
+    src += KC ? kSliceBytes : kSliceBytes / ES * ld_bytes;
   }
 };
 
@@ -354,15 +364,72 @@ __device__ inline Staged<F> acc_value(const Acc<F> (&d)[4], int e) {
   }
 }
 
+// Operand x (A or B) of batch `batch`: the pointer array's matrix or the strided one.
+template <int ES>
+__device__ inline const unsigned char* operand_of(const void* x, const void* const* array,
+                                                  int64_t stride, int64_t batch) {
+  return static_cast<const unsigned char*>(array != nullptr ? array[batch] : x) +
+         (array != nullptr ? 0 : batch * stride * ES);
+}
+
+// The bounds-checked load of k tile at k0 into the stage at s (load_operand for A and B),
+// for ragged tiles, misaligned matrices and the partial last k tile. It reads the problem
+// from `p` rather than taking it from the caller: out of line in the source and inlined by
+// the JIT, the values it needs then are not held in registers across the main loop.
+template <class C, int ES, bool AK, bool BK>
+__device__ __noinline__ void load_stage_checked(const GemmParams& p, unsigned char* s,
+                                                int64_t batch, int64_t row0, int64_t col0,
+                                                int64_t k0) {
+  load_operand<C::kBM, C::kThreads, ES>(s, operand_of<ES>(p.a, p.a_array, p.stride_a, batch), AK,
+                                        p.lda, p.m, p.k, row0, k0);
+  load_operand<C::kBN, C::kThreads, ES>(s + C::kABytes,
+                                        operand_of<ES>(p.b, p.b_array, p.stride_b, batch), BK,
+                                        p.ldb, p.n, p.k, col0, k0);
+}
+
+// Writes the staged accumulator bands of one warp back: element i of the kBands x 16 x
+// kWarpN staged values (column-major bands) is C's (r0 + i / (16 kWarpN) * 16 + i % 16,
+// c0 + i % (16 kWarpN) / 16), lane by lane. Reads C's pointers and leading dimensions
+// from `p` (as load_stage_checked, so that they are not held across the main loop).
+template <class C, int F, typename TC, typename T, typename Epilogue>
+__device__ __noinline__ void store_bands(const GemmParams& p, const Staged<F>* staged, T alpha,
+                                         T beta, bool use_ab, bool use_c, const Epilogue& epilogue,
+                                         int64_t batch, int64_t r0, int64_t c0) {
+  TC* c = p.c_array != nullptr ? static_cast<TC*>(p.c_array[batch])
+                               : static_cast<TC*>(p.c) + batch * p.stride_c;
+  const TC* c_in = p.c_in != nullptr ? static_cast<const TC*>(p.c_in) + batch * p.stride_c_in : c;
+  const int64_t ldc = p.ldc, ldc_in = p.c_in != nullptr ? p.ldc_in : ldc, m = p.m, n = p.n;
+#pragma unroll 1
+  for (int i = threadIdx.x % 32; i < C::kBands * 16 * C::kWarpN; i += 32) {
+    const int band = i / (16 * C::kWarpN), in_band = i % (16 * C::kWarpN);
+    const int64_t row = r0 + band * 16 + in_band % 16;
+    const int64_t col = c0 + in_band / 16;
+    if (row >= m || col >= n) continue;
+    T v = zero_of<T>();
+    if (use_ab) {
+      T sum;
+      cvt(sum, staged[i]);
+      v = times(alpha, sum);
+    }
+    if (use_c) {
+      T old;
+      cvt(old, c_in[row + col * ldc_in]);
+      v = madd(beta, old, v);
+    }
+    cvt(c[row + col * ldc], epilogue(v, row, col, batch));
+  }
+}
+
 template <class C, int F, bool AK, bool BK, typename TA, typename TC, typename T, typename Epilogue>
 __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta_arg,
                         const Epilogue& epilogue) {
-  __shared__ __align__(128) unsigned char smem[C::kSharedBytes];
+  extern __shared__ __align__(128) unsigned char strata_gemm_tc_smem[];
+  unsigned char* const smem = strata_gemm_tc_smem;  // C::kSharedBytes, launched dynamic
   constexpr int ES = sizeof(TA);
   constexpr int kSliceE = kSliceBytes / ES;  // k elements per stage
   // The problem's sizes in registers (a kernel parameter read through its address is
   // copied to local memory by the JIT).
-  const int64_t m = p.m, n = p.n, k = p.k, lda = p.lda, ldb = p.ldb, ldc = p.ldc;
+  const int64_t m = p.m, n = p.n, k = p.k, lda = p.lda, ldb = p.ldb;
   const T alpha = alpha_arg.get();
   const T beta = beta_arg.get();
   const bool use_ab = !is_zero_value(alpha) && k > 0;  // uniform over the CTA
@@ -379,20 +446,11 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
   const bool lds_aligned = (lda * ES) % 16 == 0 && (ldb * ES) % 16 == 0;
 
   for (int64_t batch = blockIdx.z; batch < p.batch_count; batch += gridDim.z) {
-    const auto* a =
-        static_cast<const unsigned char*>(p.a_array != nullptr ? p.a_array[batch] : p.a) +
-        (p.a_array != nullptr ? 0 : batch * p.stride_a * ES);
-    const auto* b =
-        static_cast<const unsigned char*>(p.b_array != nullptr ? p.b_array[batch] : p.b) +
-        (p.b_array != nullptr ? 0 : batch * p.stride_b * ES);
-    TC* c = p.c_array != nullptr ? static_cast<TC*>(p.c_array[batch])
-                                 : static_cast<TC*>(p.c) + batch * p.stride_c;
-    const TC* c_in = p.c_in != nullptr ? static_cast<const TC*>(p.c_in) + batch * p.stride_c_in : c;
-    const int64_t ldc_in = p.c_in != nullptr ? p.ldc_in : ldc;
+    const unsigned char* a = operand_of<ES>(p.a, p.a_array, p.stride_a, batch);
+    const unsigned char* b = operand_of<ES>(p.b, p.b_array, p.stride_b, batch);
     const bool aligned =
         lds_aligned &&
         ((reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) & 15) == 0;
-    const FastLoad<C::kBM, C::kThreads, ES, AK> fast_a(a, lda, row0);
     for (int64_t col_tile = blockIdx.y; col_tile < col_tiles; col_tile += gridDim.y) {
       const int64_t col0 = col_tile * C::kBN;
       Acc<F> acc[C::kMT][C::kNT][4];
@@ -405,7 +463,8 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
         }
       }
       if (use_ab) {
-        const FastLoad<C::kBN, C::kThreads, ES, BK> fast_b(b, ldb, col0);
+        FastLoad<C::kBM, C::kThreads, ES, AK> fast_a(a, lda, row0);
+        FastLoad<C::kBN, C::kThreads, ES, BK> fast_b(b, ldb, col0);
         // k tiles below `fast_tiles` take the cp.async fast path; the rest (a ragged
         // tile's, a misaligned matrix's, the partial last k tile) load_operand.
         const int64_t fast_tiles =
@@ -413,16 +472,14 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
         auto load_stage = [&](int64_t kt, int stage) {
           const uint32_t s = smem0 + stage * C::kStageBytes;
           if (kt < fast_tiles) {
-            fast_a.issue(s, kt);
-            fast_b.issue(s + C::kABytes, kt);
+            fast_a.issue(s);
+            fast_b.issue(s + C::kABytes);
           } else {
-            unsigned char* ps = smem + stage * C::kStageBytes;
-            load_operand<C::kBM, C::kThreads, ES>(ps, a, AK, lda, m, k, row0, kt * kSliceE);
-            load_operand<C::kBN, C::kThreads, ES>(ps + C::kABytes, b, BK, ldb, n, k, col0,
-                                                  kt * kSliceE);
+            load_stage_checked<C, ES, AK, BK>(p, smem + stage * C::kStageBytes, batch, row0, col0,
+                                              kt * kSliceE);
           }
         };
-#pragma unroll
+#pragma unroll 1
         for (int s = 0; s < C::kStages - 1; ++s) {
           if (s < k_tiles) load_stage(s, s);
           cp_async_commit();
@@ -470,25 +527,8 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
           }
         }
         __syncwarp();
-#pragma unroll 1
-        for (int i = lane; i < C::kBands * 16 * C::kWarpN; i += 32) {
-          const int band = i / (16 * C::kWarpN), in_band = i % (16 * C::kWarpN);
-          const int64_t row = row0 + wm0 + (mg + band) * 16 + in_band % 16;
-          const int64_t col = col0 + wn0 + in_band / 16;
-          if (row >= m || col >= n) continue;
-          T v = zero_of<T>();
-          if (use_ab) {
-            T sum;
-            cvt(sum, staged[i]);
-            v = times(alpha, sum);
-          }
-          if (use_c) {
-            T old;
-            cvt(old, c_in[row + col * ldc_in]);
-            v = madd(beta, old, v);
-          }
-          cvt(c[row + col * ldc], epilogue(v, row, col, batch));
-        }
+        store_bands<C, F, TC, T>(p, staged, alpha, beta, use_ab, use_c, epilogue, batch,
+                                 row0 + wm0 + mg * 16, col0 + wn0);
         __syncwarp();
       }
       __syncthreads();  // the staging area becomes the next tile's stages

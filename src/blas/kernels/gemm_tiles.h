@@ -26,13 +26,14 @@ enum TcShapeClass : int { kTcSmall = 0, kTcMedium = 1, kTcLarge = 2 };
 // The tile configurations: X(id, bm, bn, warps_m, warps_n, stages, ...). A CTA of
 // warps_m x warps_n warps computes a bm x bn tile of C, each warp a (bm / warps_m) x
 // (bn / warps_n) block of m16n8 mma tiles, stepping through k 64 bytes deep (32 FP16,
-// 16 TF32 or 64 INT8 elements) with a `stages`-deep cp.async pipeline in static shared
-// memory: stages x (bm + bn) x 80 bytes, at most 48 KiB. Trailing arguments are passed
-// through to X.
+// 16 TF32 or 64 INT8 elements) with a `stages`-deep cp.async pipeline in dynamic shared
+// memory: stages x (bm + bn) x 80 bytes (STRATA_GEMM_TC_SHARED_BYTES), at most 99 KiB.
+// Trailing arguments are passed through to X.
 #define STRATA_GEMM_TC_TILES(X, ...)         \
-  X(128x128, 128, 128, 2, 4, 2, __VA_ARGS__) \
-  X(128x64, 128, 64, 2, 2, 3, __VA_ARGS__)   \
+  X(128x128, 128, 128, 2, 4, 4, __VA_ARGS__) \
+  X(128x64, 128, 64, 2, 2, 4, __VA_ARGS__)   \
   X(64x64, 64, 64, 2, 2, 4, __VA_ARGS__)
+#define STRATA_GEMM_TC_SHARED_BYTES(bm, bn, stages) ((stages) * ((bm) + (bn)) * 80)
 
 // The operand layouts, one kernel each: X(..., layout, AK, BK) with the trailing arguments
 // first. AK: op(A) is A^T (op T or C: A is stored k-contiguous); BK: op(B) is B (stored

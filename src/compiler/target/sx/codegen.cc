@@ -671,7 +671,7 @@ StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>&
   uint32_t gprs = max_registers;
   CodegenResult best;
   uint32_t best_top = UINT32_MAX;
-  for (int attempt = 0; attempt < 4 && gprs >= kMinRegisterBudget; ++attempt) {
+  for (int attempt = 0; attempt < 8 && gprs >= kMinRegisterBudget; ++attempt) {
     auto r = emit_function(f, regions, symbols, local_bytes, is_function, gprs);
     if (!r.ok()) break;
     std::vector<Inst> code = r->code;
@@ -681,7 +681,7 @@ StatusOr<CodegenResult> generate(ir::Function f, const std::vector<std::string>&
       best = std::move(*r);
     }
     if (top <= max_registers) return best;
-    gprs -= std::max<uint32_t>(top - max_registers, 1);
+    gprs -= std::max<uint32_t>(top - max_registers, 4);
   }
   if (best_top != UINT32_MAX) return best;
   return emit_function(std::move(f), regions, symbols, local_bytes, is_function, kFirstScratch);

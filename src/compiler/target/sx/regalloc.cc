@@ -13,6 +13,9 @@ using ir::Op;
 
 namespace {
 
+// The spill cost of a rematerialised constant relative to a value kept in memory.
+constexpr double kRematerialisedCost = 0.25;
+
 // Live intervals [start, end] over linear positions (two per instruction: uses at 2i,
 // definitions at 2i+1); end = -1 for values never touched. `cost_out`: per value, what
 // spilling it would cost: its definitions and uses, each weighted 8^loop depth (depth:
@@ -68,6 +71,20 @@ void live_intervals(const ir::Function& f, std::vector<int>* start_out, std::vec
       p += 2;
     }
   }
+  // A constant (one kConst definition without a symbol) is rematerialised rather than
+  // spilled (spill.h): a move before each use instead of a local store and loads, so it
+  // costs a quarter of a value spilled to memory.
+  std::vector<int> defs(nv, 0);
+  std::vector<bool> constant(nv, false);
+  for (const auto& b : f.blocks)
+    for (const auto& i : b.insts)
+      for (int d : i.defs)
+        if (d != ir::kNoValue) {
+          ++defs[d];
+          constant[d] = i.op == Op::kConst && i.symbol.empty();
+        }
+  for (size_t v = 0; v < nv; ++v)
+    if (defs[v] == 1 && constant[v]) cost[v] *= kRematerialisedCost;
   *start_out = std::move(start);
   *end_out = std::move(end);
   *cost_out = std::move(cost);

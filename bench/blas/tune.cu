@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "gemm_tiles.h"
+
 #define CHECK(cond, ...)                               \
   do {                                                 \
     if (!(cond)) {                                     \
@@ -45,7 +47,9 @@ namespace {
 const char* const kFamilies[] = {"kTcFamily16", "kTcFamilyTf32", "kTcFamilyI8"};
 const char* const kClasses[] = {"kTcSmall", "kTcMedium", "kTcLarge"};
 // Candidates: the plain kernel and gemm_tiles.h's STRATA_GEMM_TC_TILES ids.
-const char* const kCandidates[] = {"fma", "128x128", "128x64", "64x64"};
+#define TUNE_TILE_ID(id, ...) #id,
+const char* const kCandidates[] = {"fma", STRATA_GEMM_TC_TILES(TUNE_TILE_ID, 0)};
+#undef TUNE_TILE_ID
 
 struct Shape {
   int m, n, k, batch;

@@ -15,12 +15,17 @@
 #include <cstdlib>
 
 #include "gemm_test.h"
+#include "gemm_tiles.h"
 
 using namespace gemm_test;
 
 static cublasHandle_t h = nullptr;
 
-static const char* const kTiles[] = {"128x128", "128x64", "64x64", ""};  // "": the table
+// Every tile of src/blas/kernels/gemm_tiles.h, and "": the selection table's choice.
+#define GEMM_TC_TEST_TILE(id, ...) #id,
+static const char* const kTiles[] = {STRATA_GEMM_TC_TILES(GEMM_TC_TEST_TILE, 0) ""};
+#undef GEMM_TC_TEST_TILE
+static constexpr int kNumTiles = sizeof(kTiles) / sizeof(kTiles[0]);
 
 // Leading-dimension padding that keeps ld a multiple of 16 bytes and beyond the minimum.
 static int64_t aligned_pad(int64_t rows, int es) {
@@ -98,7 +103,7 @@ void tc_row(const char* name, Random& r, cudaDataType ab, cudaDataType ct,
     for (cublasOperation_t ob : ops) {
       if ((oa == CUBLAS_OP_C || ob == CUBLAS_OP_C) && (oa + ob) % 2 == 0) continue;  // C == T
       const auto& dims = shapes[index % 3];
-      const char* tile = kTiles[index % 4];
+      const char* tile = kTiles[index % kNumTiles];
       ++index;
       Shape s;
       s.op_a = oa, s.op_b = ob, s.m = dims[0], s.n = dims[1], s.k = dims[2];
@@ -253,6 +258,8 @@ int main() {
                          CUBLASLT_EPILOGUE_BIAS, kUnitF32, "64x64");
   lt_case<float>("32F_FAST_TF32 RELU_BIAS", r, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32,
                  CUBLASLT_EPILOGUE_RELU_BIAS, kUnitTF32, "128x128");
+  lt_case<__half>("16F -> 32F BIAS, 64 x 64 warp tiles", r, CUDA_R_16F, CUBLAS_COMPUTE_32F,
+                  CUBLASLT_EPILOGUE_BIAS, kUnitF32, "128x128w64");
 
   // cublasSgemm under CUBLAS_TF32_TENSOR_OP_MATH takes the TF32 kernel; under
   // CUBLAS_DEFAULT_MATH an FP32 mantissa bit below TF32's survives (never the tensor

@@ -28,7 +28,8 @@ STRATA_BLAS_GEMM_EPILOGUE(lt_bf_s_s, __nv_bfloat16, float, float, strata_blas::k
 #include "gemm_tc.cuh"
 
 #define STRATA_BLAS_GEMM_TC_LT_LAYOUT(types, TA, TC, T, F, id, bm, bn, wm, wn, st, lay, ak, bk)  \
-  extern "C" __global__ void __launch_bounds__(wm* wn * 32, 16 / (wm * wn))                      \
+  extern "C" __global__ void __launch_bounds__(wm* wn * 32,                                      \
+                                               STRATA_GEMM_TC_MIN_CTAS(bm, bn, wm, wn))          \
       strata_blas_gemm_tc##id##lay##_##types(                                                    \
           strata_blas::GemmParams p, strata_blas::Scalar<T> alpha, strata_blas::Scalar<T> beta,  \
           strata_blas::LtEpilogue epilogue) {                                                    \

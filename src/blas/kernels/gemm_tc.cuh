@@ -542,7 +542,8 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
 // strata_blas_gemm_<types> on one tile configuration and operand layout of
 // kernels/gemm_tiles.h.
 #define STRATA_BLAS_GEMM_TC_LAYOUT(types, TA, TC, T, F, id, bm, bn, wm, wn, st, lay, ak, bk)      \
-  extern "C" __global__ void __launch_bounds__(wm* wn * 32, 16 / (wm * wn))                       \
+  extern "C" __global__ void __launch_bounds__(wm* wn * 32,                                       \
+                                               STRATA_GEMM_TC_MIN_CTAS(bm, bn, wm, wn))           \
       strata_blas_gemm_tc##id##lay##_##types(                                                     \
           strata_blas::GemmParams p, strata_blas::Scalar<T> alpha, strata_blas::Scalar<T> beta) { \
     strata_blas::gemm_tc::tc_tile<strata_blas::gemm_tc::Tile<bm, bn, wm, wn, st>, F, ak, bk, TA,  \

@@ -29,11 +29,17 @@ enum TcShapeClass : int { kTcSmall = 0, kTcMedium = 1, kTcLarge = 2 };
 // 16 TF32 or 64 INT8 elements) with a `stages`-deep cp.async pipeline in dynamic shared
 // memory: stages x (bm + bn) x 80 bytes (STRATA_GEMM_TC_SHARED_BYTES), at most 99 KiB.
 // Trailing arguments are passed through to X.
-#define STRATA_GEMM_TC_TILES(X, ...)         \
-  X(128x128, 128, 128, 2, 4, 4, __VA_ARGS__) \
-  X(128x64, 128, 64, 2, 2, 4, __VA_ARGS__)   \
+#define STRATA_GEMM_TC_TILES(X, ...)            \
+  X(128x128, 128, 128, 2, 4, 4, __VA_ARGS__)    \
+  X(128x128w64, 128, 128, 2, 2, 4, __VA_ARGS__) \
+  X(128x64, 128, 64, 2, 2, 4, __VA_ARGS__)      \
   X(64x64, 64, 64, 2, 2, 4, __VA_ARGS__)
 #define STRATA_GEMM_TC_SHARED_BYTES(bm, bn, stages) ((stages) * ((bm) + (bn)) * 80)
+// The CTAs per SM a kernel's __launch_bounds__ asks for: 128 registers per thread
+// (16 warps' worth of CTAs) where a warp's tile is at most 64 x 32 (64 accumulator
+// registers), else one (64 x 64 warp tiles need about 180 registers).
+#define STRATA_GEMM_TC_MIN_CTAS(bm, bn, wm, wn) \
+  ((bm) / (wm) * ((bn) / (wn)) > 64 * 32 ? 1 : 16 / ((wm) * (wn)))
 
 // The operand layouts, one kernel each: X(..., layout, AK, BK) with the trailing arguments
 // first. AK: op(A) is A^T (op T or C: A is stored k-contiguous); BK: op(B) is B (stored
@@ -71,12 +77,12 @@ enum TcShapeClass : int { kTcSmall = 0, kTcMedium = 1, kTcLarge = 2 };
 // BEGIN TUNED TABLE
 #define STRATA_GEMM_TC_CHOICES(X)      \
   X(kTcFamily16, kTcSmall, 64x64)      \
-  X(kTcFamily16, kTcMedium, 128x128)   \
-  X(kTcFamily16, kTcLarge, 128x128)    \
-  X(kTcFamilyTf32, kTcSmall, fma)      \
-  X(kTcFamilyTf32, kTcMedium, 128x128) \
-  X(kTcFamilyTf32, kTcLarge, 128x128)  \
+  X(kTcFamily16, kTcMedium, 64x64)     \
+  X(kTcFamily16, kTcLarge, 128x128w64) \
+  X(kTcFamilyTf32, kTcSmall, 64x64)    \
+  X(kTcFamilyTf32, kTcMedium, 64x64)   \
+  X(kTcFamilyTf32, kTcLarge, 64x64)    \
   X(kTcFamilyI8, kTcSmall, 64x64)      \
-  X(kTcFamilyI8, kTcMedium, 128x128)   \
-  X(kTcFamilyI8, kTcLarge, 128x128)
+  X(kTcFamilyI8, kTcMedium, 64x64)     \
+  X(kTcFamilyI8, kTcLarge, 128x128w64)
 // END TUNED TABLE

@@ -42,6 +42,8 @@ Status optimise(ir::Function& f, const CompileOptions& options) {
     if (check) RETURN_IF_ERROR(verify(f, "constant_fold_copy_prop"));
     changed |= passes::fold_register_tuples(f);
     if (check) RETURN_IF_ERROR(verify(f, "fold_register_tuples"));
+    changed |= passes::fold_address_offsets(f);
+    if (check) RETURN_IF_ERROR(verify(f, "fold_address_offsets"));
     changed |= passes::dead_code_elimination(f);
     if (check) RETURN_IF_ERROR(verify(f, "dead_code_elimination"));
     if (!changed) break;

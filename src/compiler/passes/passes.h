@@ -17,6 +17,10 @@ bool remove_unreachable_blocks(ir::Function& f);
 // some edge brings the parts of one tuple (fold_tuples.cc). Leaves dead extracts and
 // copies to dead_code_elimination and constant_fold_copy_prop. Needs SSA form.
 bool fold_register_tuples(ir::Function& f);
+// Folds `IADD x, c` into the offset of the LD / ST / LDSM whose address it computes (the
+// access then addresses x + c directly; 64-bit addresses only while the offset fits 32
+// signed bits). Needs SSA form (fold_addresses.cc).
+bool fold_address_offsets(ir::Function& f);
 // Removes a full-mask WARPSYNC when an earlier one in the same block already converged
 // the warp and nothing since can split it (warpsync.cc).
 bool remove_redundant_warpsyncs(ir::Function& f);

@@ -5,30 +5,34 @@
 // and epilogue functor as the plain tile kernel (kernels/gemm.cuh), whose element helpers
 // it uses.
 //
-// Structure of `tc_tile`: a CTA of WM x WN warps computes a BM x BN tile of C. Each stage
-// of the cp.async pipeline holds a 64-byte-deep k slice of op(A) and op(B) in shared
-// memory, in the layout of the stored matrix: "k-contiguous" rows (op(A) = A^T, op(B) = B:
-// row r holds 64 bytes of k) or "row-contiguous" rows (op(A) = A, op(B) = B^T: k row kk
-// holds the tile's rows), each row padded by 16 bytes so ldmatrix's eight 16-byte rows hit
-// distinct banks. Fragments: ldmatrix.x4 for k-contiguous tiles (any element size: the
-// m16n8k* fragments of 16-, 32- and 8-bit elements are the same bytes), ldmatrix.x4.trans
-// for row-contiguous 16-bit tiles, 32-bit shared loads for row-contiguous TF32 / INT8 tiles.
-// TF32 inputs are rounded to nearest, ties away (cvt.rna, gemm.cuh round_input) before
-// the mma, which itself ignores the low 13 bits.
+// Structure of `tc_tile`: a CTA of WM x WN warps computes a BM x BN tile of C; each
+// operand layout (AK, BK: gemm_tiles.h STRATA_GEMM_TC_LAYOUTS) is its own kernel. Each
+// stage of the cp.async pipeline (dynamic shared memory, STRATA_GEMM_TC_SHARED_BYTES)
+// holds a 64-byte-deep k slice of op(A) and op(B), in the layout of the stored matrix:
+// "k-contiguous" rows (op(A) = A^T, op(B) = B: row r holds 64 bytes of k) or
+// "row-contiguous" rows (op(A) = A, op(B) = B^T: k row kk holds the tile's rows), each
+// row padded by 16 bytes so ldmatrix's eight 16-byte rows hit distinct banks.
+// Fragments (`Fragments`): ldmatrix (.x4 for A, .x2 for B) for k-contiguous tiles (any
+// element size: the m16n8k* fragments of 16-, 32- and 8-bit elements are the same
+// bytes), ldmatrix.trans for row-contiguous 16-bit tiles, 32-bit shared loads for
+// row-contiguous TF32 / INT8 tiles. TF32 inputs are rounded to nearest, ties away
+// (cvt.rna, gemm.cuh round_input) before the mma, which itself ignores the low 13 bits.
 //
-// Loads: each 16-byte chunk of a tile is one cp.async when it lies wholly inside the matrix
-// and its global address is 16-byte aligned; otherwise (ragged m / n / k edges, a pointer
-// array's misaligned matrix) copy_partial copies the chunk's in-bounds elements one by one and
-// zero-fills the rest, so nothing outside the matrices is ever read. gemm.h sends strided
-// problems whose pointers, leading dimensions or strides are not 16-byte multiples to the
-// plain kernel instead.
+// Loads: interior tiles of 16-byte-aligned matrices take `FastLoad` (cp.async only, at
+// addresses fixed before the loop). Elsewhere (`load_stage_checked`) each 16-byte chunk
+// of a tile is one cp.async when it lies wholly inside the matrix and its global address
+// is 16-byte aligned; otherwise (ragged m / n / k edges, a pointer array's misaligned
+// matrix) copy_partial copies the chunk's in-bounds elements one by one and zero-fills
+// the rest, so nothing outside the matrices is ever read. gemm.h sends strided problems
+// whose pointers, leading dimensions or strides are not 16-byte multiples to the plain
+// kernel instead.
 //
-// Epilogue: each warp stages as many 16-row bands of its accumulators as the stages'
-// shared memory holds (all of them, or half on 128 x 128 tiles) in shared memory
-// (column-major) and writes them back lane by lane (consecutive lanes, consecutive rows of
-// C), so the per-element code (alpha, beta, the functor, the conversion) exists once or
-// twice per kernel instead of once per accumulator: the JIT's cost grows with a kernel's
-// size, and cuBLASLt's out-of-line epilogue call is large.
+// Epilogue (`store_bands`): each warp stages as many 16-row bands of its accumulators as
+// the stages' shared memory holds (all of them, or half) in shared memory (column-major)
+// and writes them back lane by lane (consecutive lanes, consecutive rows of C), so the
+// per-element code (alpha, beta, the functor, the conversion) exists once or twice per
+// kernel instead of once per accumulator: the JIT's cost grows with a kernel's size, and
+// cuBLASLt's out-of-line epilogue call is large.
 #pragma once
 
 #include "gemm.cuh"

@@ -217,6 +217,61 @@ TEST(DetailedModel, StreamingLoadsAreBoundByThisSmsDramShare) {
             4 * (kM - 1) + 3 + p.dram_latency + fixed_latency(isa::LatencyClass::kAlu));
 }
 
+TEST(DetailedModel, OtherSmsLinesInTheDeviceL2AreHits) {
+  // The streaming trace above, but the functional model's L2 (shared by every SM) missed
+  // only 1 in 4 read sectors: other SMs had brought the rest in. Each load's 4 sectors
+  // miss in SM 0's share; only enough of them go to DRAM to keep SM 0 at the device's
+  // rate, 1 per load, which leaves the DRAM queue at 2i; the L2 (4 sectors a cycle)
+  // keeps up.
+  constexpr uint32_t kM = 100;
+  TraceBuilder b({memory(Opcode::LD, isa::MemSpace::GLOBAL, 0, 0), iadd(1, 1)});
+  WarpTrace& w = b.warp(0, 0);
+  for (uint64_t i = 0; i < kM; ++i) {
+    b.run(w, 0);
+    b.access(w, TraceAccessKind::kLoad, {i * 128, i * 128 + 32, i * 128 + 64, i * 128 + 96});
+  }
+  b.run(w, 1);
+  DetailedParams p = simple_params();
+  p.l1_sectors_per_cycle = 4;
+  p.l2_sectors_per_cycle = 4;
+  p.dram_sectors_per_cycle = 0.5;
+  KernelStats s = one_cta_per_sm();
+  s.l2_hits = 3000, s.l2_misses = 1000, s.dram_read_sectors = 1000;
+  DetailedResult r = model_kernel_detailed(p, b.t, s);
+  EXPECT_EQ(r.cycles, 2 * (kM - 1) + p.dram_latency + fixed_latency(isa::LatencyClass::kAlu));
+  EXPECT_EQ(r.l2_misses, uint64_t{kM});
+  EXPECT_EQ(r.l2_hits, 3u * kM);
+  // Store sectors are not reads: 1000 of 5000 lookups were stores, so the read miss
+  // rate is still 1 in 4.
+  s.l2_hits = 4000, s.global_stores.sectors = 1000;
+  r = model_kernel_detailed(p, b.t, s);
+  EXPECT_EQ(r.l2_misses, uint64_t{kM});
+  // A device that missed every read: the share's misses all go to DRAM, as without
+  // the counters.
+  s = one_cta_per_sm();
+  s.l2_misses = 4000, s.dram_read_sectors = 4000;
+  r = model_kernel_detailed(p, b.t, s);
+  EXPECT_EQ(r.cycles, 8 * (kM - 1) + 6 + p.dram_latency + fixed_latency(isa::LatencyClass::kAlu));
+  EXPECT_EQ(r.l2_misses, 4u * kM);
+}
+
+TEST(DetailedModel, AHitInTheL2ShareStaysAHitWhateverTheDeviceRate) {
+  // ST x; LD x hits in SM 0's share (the store put it there); the device missed every
+  // read, but a sector the share holds is an L2 hit.
+  const uint64_t x = 0x1000;
+  TraceBuilder b({memory(Opcode::ST, isa::MemSpace::GLOBAL, 7, 0),
+                  memory(Opcode::LD, isa::MemSpace::GLOBAL, 0, 0), iadd(1, 1)});
+  WarpTrace& w = b.warp(0, 0);
+  b.run(w, 0), b.access(w, TraceAccessKind::kStore, {x});
+  b.run(w, 1), b.access(w, TraceAccessKind::kLoad, {x});
+  b.run(w, 2);
+  KernelStats s = one_cta_per_sm();
+  s.l2_misses = 10, s.dram_read_sectors = 10;
+  const DetailedResult r = model_kernel_detailed(simple_params(), b.t, s);
+  EXPECT_EQ(r.l2_hits, 1u);
+  EXPECT_EQ(r.l2_misses, 0u);
+}
+
 TEST(DetailedModel, StallCountDelaysTheNextIssue) {
   constexpr uint8_t kK = 7;
   TraceBuilder b({iadd(kK), iadd(1)});

@@ -145,7 +145,7 @@ struct Slot {
 
 class Sm {
  public:
-  Sm(const DetailedParams& p, const KernelTrace& t, uint32_t slots)
+  Sm(const DetailedParams& p, const KernelTrace& t, uint32_t slots, double device_l2_miss_rate)
       : p_(p),
         t_(t),
         warps_per_cta_(std::max<uint32_t>(1, t.warps_per_cta)),
@@ -155,6 +155,7 @@ class Sm {
             p.l1_ways),
         l2_(p.l2_state != nullptr ? SectorCache() : SectorCache(p.l2_bytes, p.l2_ways)),
         l2p_(&l2_),
+        device_l2_miss_rate_(device_l2_miss_rate),
         l1q_(p.l1_sectors_per_cycle),
         l2q_(p.l2_sectors_per_cycle),
         dramq_(p.dram_sectors_per_cycle),
@@ -354,9 +355,10 @@ class Sm {
       if (kind == TraceAccessKind::kAtomic) {
         l1_.invalidate(line, mask);
         const uint32_t hit = l2_access(line, mask, SectorCache::Fill::kDirty) & mask;
+        const uint32_t to_dram = dram_sectors(n, n - std::popcount(hit));
         l2_sectors += n;
-        l2_hits += std::popcount(hit);
-        dram += n - std::popcount(hit);
+        l2_hits += n - to_dram;
+        dram += to_dram;
       } else if (kind == TraceAccessKind::kStore) {
         l1_.access(line, mask, SectorCache::Fill::kNone);  // write-through, no allocate
         l2_access(line, mask, SectorCache::Fill::kDirty);
@@ -369,9 +371,11 @@ class Sm {
         const uint32_t miss = mask & ~hit;
         if (miss != 0) {
           const uint32_t hit2 = l2_access(line, miss, SectorCache::Fill::kClean) & miss;
-          l2_sectors += std::popcount(miss);
-          l2_hits += std::popcount(hit2);
-          dram += std::popcount(miss & ~hit2);
+          const uint32_t n2 = std::popcount(miss);
+          const uint32_t to_dram = dram_sectors(n2, std::popcount(miss & ~hit2));
+          l2_sectors += n2;
+          l2_hits += n2 - to_dram;
+          dram += to_dram;
         }
       }
     }
@@ -408,6 +412,22 @@ class Sm {
       l2_access(r.evicted_line, r.evicted_dirty, SectorCache::Fill::kDirty);
     }
     return r.hits;
+  }
+  // Of `lookups` sectors looked up in this SM's L2 share, `share_misses` missed there;
+  // how many go to DRAM. Without the device's miss rate, all of them. With it, the others
+  // are taken as lines other SMs' CTAs brought into the device's L2: the share sends to
+  // DRAM only as many as keep this SM's running DRAM sectors at the device's miss rate
+  // times its running lookups (never more than missed here).
+  uint32_t dram_sectors(uint32_t lookups, uint32_t share_misses) {
+    l2_lookups_ += lookups;
+    uint32_t n = share_misses;
+    if (device_l2_miss_rate_ >= 0) {
+      const double allowed =
+          device_l2_miss_rate_ * static_cast<double>(l2_lookups_) - static_cast<double>(l2_dram_);
+      n = allowed <= 0 ? 0 : std::min(share_misses, static_cast<uint32_t>(std::llround(allowed)));
+    }
+    l2_dram_ += n;
+    return n;
   }
   uint32_t l2_access(uint64_t line, uint32_t mask, SectorCache::Fill fill) {
     const SectorCache::Result r = l2p_->access(line, mask, fill);
@@ -490,6 +510,8 @@ class Sm {
   SectorCache l1_, l2_;
   SectorCache* l2p_;                                // l2_, or DetailedParams::l2_state
   uint64_t l1_writebacks_ = 0, l2_writebacks_ = 0;  // sectors, not yet charged to a queue
+  const double device_l2_miss_rate_;                // -1: unknown (the share decides alone)
+  uint64_t l2_lookups_ = 0, l2_dram_ = 0;           // sectors, for dram_sectors()
   BandwidthQueue l1q_, l2q_, dramq_, sharedq_;
   size_t next_cta_ = 0;
   uint64_t next_age_ = 0;
@@ -518,7 +540,17 @@ DetailedResult model_kernel_detailed(const DetailedParams& params, const KernelT
     p.l2_sectors_per_cycle *= scale;
     p.dram_sectors_per_cycle *= scale;
   }
-  Sm sm(p, trace, slots);
+  // The grid's L2 read miss rate under the functional model, whose L2 every SM shares:
+  // DRAM reads over the L2 lookups that were not stores (L2 lookups count store sectors
+  // and L1 write-backs; local store sectors bound the latter).
+  const uint64_t l2_lookups = stats.l2_hits + stats.l2_misses;
+  const uint64_t writes = stats.global_stores.sectors + stats.local_stores.sectors;
+  const uint64_t reads = l2_lookups > writes ? l2_lookups - writes : 0;
+  const double device_l2_miss_rate =
+      reads > 0
+          ? std::min(1.0, static_cast<double>(stats.dram_read_sectors) / static_cast<double>(reads))
+          : -1;
+  Sm sm(p, trace, slots, device_l2_miss_rate);
   return sm.run();
 }
 

@@ -34,7 +34,15 @@
 // this SM's share of the level's bandwidth (1/sm_count of the device's L2 and DRAM: all
 // SMs are assumed to behave like SM 0); a load's result arrives when its last sector
 // has: queue exit + the load-to-use latency of the farthest level it reached (L1 hit,
-// L2 hit, DRAM). A store completes (for its wbar) when the L2 has it. Shared accesses
+// L2 hit, DRAM). A store completes (for its wbar) when the L2 has it.
+// Sharing the L2 with the other SMs. The share sees only SM 0's requests, but the
+// device's L2 also holds what other SMs' CTAs brought in (the operand panels concurrent
+// GEMM CTAs all read). When the stats carry the functional model's L2 counters (whose L2
+// every SM shares), a read or atomic sector that misses in the share goes to DRAM only
+// while SM 0's DRAM sectors so far stay within the grid's L2 read miss rate
+// (dram_read_sectors / non-store L2 lookups) times its L2 lookups so far; the others
+// are L2 hits (timed as such, counted in l2_hits). Without those counters the share
+// decides alone. Shared accesses
 // queue their wavefronts at shared_wavefronts_per_cycle and arrive shared_latency after
 // the last. A memory instruction without a recorded access (constants, fences, guard
 // false) completes after l1_hit_latency (or operand_read_cycles when no lane ran it).

@@ -32,15 +32,17 @@ StatusOr<hw::sim::FaultRecord> PtxExec::run(const std::string& name, Dim grid, D
   return run_with_param_block(name, grid, block, bytes);
 }
 
-StatusOr<hw::sim::FaultRecord> PtxExec::run_with_param_block(const std::string& name, Dim grid, Dim block,
-                                                             const std::vector<uint8_t>& block_bytes) {
+StatusOr<hw::sim::FaultRecord> PtxExec::run_with_param_block(
+    const std::string& name, Dim grid, Dim block, const std::vector<uint8_t>& block_bytes) {
   const sxbin::KernelDesc* k = bin_.find_kernel(name);
   if (!k) return error(Code::kNotFound, "no kernel " + name);
-  if (block_bytes.size() != k->param_bytes) return error(Code::kInvalidValue, "wrong parameter block size");
+  if (block_bytes.size() != k->param_bytes)
+    return error(Code::kInvalidValue, "wrong parameter block size");
   std::vector<uint32_t> words((k->param_bytes + 3) / 4 + 1, 0);
   std::memcpy(words.data(), block_bytes.data(), block_bytes.size());
-  std::vector<uint8_t> code(bin_.code.begin() + static_cast<std::ptrdiff_t>(k->code_offset),
-                            bin_.code.begin() + static_cast<std::ptrdiff_t>(k->code_offset + k->code_size));
+  std::vector<uint8_t> code(
+      bin_.code.begin() + static_cast<std::ptrdiff_t>(k->code_offset),
+      bin_.code.begin() + static_cast<std::ptrdiff_t>(k->code_offset + k->code_size));
   hw::sim::testing::LaunchOptions opts;
   opts.regs = k->regs_per_thread;
   opts.local_bytes = k->local_bytes;
@@ -56,12 +58,13 @@ StatusOr<hw::sim::FaultRecord> PtxExec::run_with_param_block(const std::string& 
   return h_.launch_raw(code, grid, block, words, opts);
 }
 
-std::string PtxExec::disassembly(const std::string& name) const {
+std::string PtxExec::disassembly(const std::string& name, bool with_control) const {
   const sxbin::KernelDesc* k = bin_.find_kernel(name);
   if (!k) return "no kernel " + name;
-  auto code = isa::decode_program(std::span<const uint8_t>(bin_.code.data() + k->code_offset, k->code_size));
+  auto code = isa::decode_program(
+      std::span<const uint8_t>(bin_.code.data() + k->code_offset, k->code_size));
   if (!code.ok()) return code.status().to_string();
-  return isa::disassemble_program(*code, /*with_control=*/false);
+  return isa::disassemble_program(*code, with_control);
 }
 
 }  // namespace strata::compiler::testing

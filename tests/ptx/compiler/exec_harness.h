@@ -38,15 +38,19 @@ class PtxExec {
 
   const sxbin::Binary& binary() const { return bin_; }
   // The kernel's code as Strata assembly (for failure messages).
-  std::string disassembly(const std::string& name) const;
+  std::string disassembly(const std::string& name, bool with_control = false) const;
   const sxbin::KernelDesc* kernel(const std::string& name) const { return bin_.find_kernel(name); }
 
   // Device memory for the kernels' pointer arguments.
   uint64_t alloc(uint64_t bytes) { return h_.alloc(bytes); }
   template <typename T>
-  void write(uint64_t va, const std::vector<T>& v) { h_.write(va, v); }
+  void write(uint64_t va, const std::vector<T>& v) {
+    h_.write(va, v);
+  }
   template <typename T>
-  std::vector<T> read(uint64_t va, size_t n) { return h_.read<T>(va, n); }
+  std::vector<T> read(uint64_t va, size_t n) {
+    return h_.read<T>(va, n);
+  }
 
  private:
   hw::sim::testing::Harness h_;

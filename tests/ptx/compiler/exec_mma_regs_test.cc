@@ -69,8 +69,8 @@ std::string mma_loop_kernel(int tiles, int steps) {
       "  mul.wide.u32 %rd6, %r2, {};\n  add.s64 %rd3, %rd3, %rd6;\n",
       steps * 512, steps * tiles * 256, tiles * 16);
   for (int t = 0; t < tiles; ++t)
-    s << fmt::format("  st.global.v4.f32 [%rd3+{}], {{%c{}, %c{}, %c{}, %c{}}};\n", t * 16, 4 * t, 4 * t + 1, 4 * t + 2,
-                     4 * t + 3);
+    s << fmt::format("  st.global.v4.f32 [%rd3+{}], {{%c{}, %c{}, %c{}, %c{}}};\n", t * 16, 4 * t,
+                     4 * t + 1, 4 * t + 2, 4 * t + 3);
   s << "  ret;\n}\n";
   return s.str();
 }
@@ -88,7 +88,8 @@ std::vector<std::string> loop_body(const std::string& dis) {
       last = i;
     }
   if (first == lines.size()) return body;
-  while (first > 0 && !(lines[first - 1].size() > 1 && lines[first - 1][0] == 'L' && lines[first - 1].back() == ':'))
+  while (first > 0 && !(lines[first - 1].size() > 1 && lines[first - 1][0] == 'L' &&
+                        lines[first - 1].back() == ':'))
     --first;
   while (last + 1 < lines.size() && lines[last].find("BRA") == std::string::npos) ++last;
   for (size_t i = first; i <= last; ++i) body.push_back(lines[i]);
@@ -115,7 +116,8 @@ void run_mma_loop(int tiles, int iters, int steps = 1) {
       const int g = l >> 2, tg = l % 4, k0 = 16 * it;
       for (int j = 0; j < 4; ++j) {
         const int row = g + ((j & 1) ? 8 : 0), col = k0 + 2 * tg + ((j & 2) ? 8 : 0);
-        fa[(static_cast<size_t>(it) * kLanes + l) * 4 + j] = pair(a[row * k + col], a[row * k + col + 1]);
+        fa[(static_cast<size_t>(it) * kLanes + l) * 4 + j] =
+            pair(a[row * k + col], a[row * k + col + 1]);
       }
       // B fragment (16 x 8 block at k0, tile t): reg j holds rows 2t, 2t+1 (+8 for j = 1), col g.
       for (int t = 0; t < tiles; ++t)
@@ -128,13 +130,16 @@ void run_mma_loop(int tiles, int iters, int steps = 1) {
   PtxExec e;
   Status st = e.compile(mma_loop_kernel(tiles, steps));
   ASSERT_TRUE(st.ok()) << st.to_string();
-  const uint64_t da = e.alloc(fa.size() * 4), db = e.alloc(fb.size() * 4), dc = e.alloc(kLanes * tiles * 16);
+  const uint64_t da = e.alloc(fa.size() * 4), db = e.alloc(fb.size() * 4),
+                 dc = e.alloc(kLanes * tiles * 16);
   e.write(da, fa);
   e.write(db, fb);
   e.write(dc, std::vector<float>(kLanes * tiles * 4, -1.0f));
-  auto fault = e.run("mma_loop", Dim{1}, Dim{kLanes}, {da, db, dc, static_cast<uint64_t>(iters / steps)});
+  auto fault =
+      e.run("mma_loop", Dim{1}, Dim{kLanes}, {da, db, dc, static_cast<uint64_t>(iters / steps)});
   ASSERT_TRUE(fault.ok()) << fault.status().to_string();
-  ASSERT_EQ(fault->kind, hw::FaultKind::kNone) << "pc " << fault->pc << "\n" << e.disassembly("mma_loop");
+  ASSERT_EQ(fault->kind, hw::FaultKind::kNone) << "pc " << fault->pc << "\n"
+                                               << e.disassembly("mma_loop");
   std::vector<float> out = e.read<float>(dc, kLanes * tiles * 4);
   // Accumulator c_i: row g (+8 for i >= 2), col 2t + (i & 1).
   for (int l = 0; l < kLanes; ++l)
@@ -143,7 +148,8 @@ void run_mma_loop(int tiles, int iters, int steps = 1) {
         const int row = (l >> 2) + (i >= 2 ? 8 : 0), col = 8 * t + 2 * (l % 4) + (i & 1);
         int want = 0;
         for (int kk = 0; kk < k; ++kk) want += a[row * k + kk] * b[kk * n + col];
-        ASSERT_EQ(out[(l * tiles + t) * 4 + i], static_cast<float>(want)) << "lane " << l << " tile " << t << " c" << i;
+        ASSERT_EQ(out[(l * tiles + t) * 4 + i], static_cast<float>(want))
+            << "lane " << l << " tile " << t << " c" << i;
       }
   // Structure: no local memory, and no copies or spill code in the loop.
   const sxbin::KernelDesc* kd = e.kernel("mma_loop");
@@ -160,15 +166,21 @@ void run_mma_loop(int tiles, int iters, int steps = 1) {
     if (std::smatch m; std::regex_search(l, m, hmma_regs))
       EXPECT_EQ(m[1], m[2]) << "accumulator not updated in place: " << l << "\n" << dis;
     // A register copy: MOV Rd, Rs (a MOV of an immediate materialises a constant).
-    const bool copy = l.find(" MOV") != std::string::npos && std::regex_search(l, std::regex(", R[0-9]+;"));
+    const bool copy =
+        l.find(" MOV") != std::string::npos && std::regex_search(l, std::regex(", R[0-9]+;"));
     EXPECT_FALSE(copy) << "copy in the mma loop: " << l << "\n" << dis;
-    EXPECT_EQ(l.find("LOCAL"), std::string::npos) << "spill code in the mma loop: " << l << "\n" << dis;
+    EXPECT_EQ(l.find("LOCAL"), std::string::npos) << "spill code in the mma loop: " << l << "\n"
+                                                  << dis;
   }
   EXPECT_EQ(hmma, tiles * steps) << dis;
 }
 
-TEST(ExecMmaRegs, LoopCarriedAccumulatorsOneTile) { run_mma_loop(/*tiles=*/1, /*iters=*/3); }
-TEST(ExecMmaRegs, LoopCarriedAccumulatorsSixteenTiles) { run_mma_loop(/*tiles=*/16, /*iters=*/4); }
+TEST(ExecMmaRegs, LoopCarriedAccumulatorsOneTile) {
+  run_mma_loop(/*tiles=*/1, /*iters=*/3);
+}
+TEST(ExecMmaRegs, LoopCarriedAccumulatorsSixteenTiles) {
+  run_mma_loop(/*tiles=*/16, /*iters=*/4);
+}
 
 }  // namespace
 }  // namespace strata::compiler::testing
@@ -179,7 +191,49 @@ namespace {
 // An unrolled main loop: two k steps per iteration chain each accumulator through two
 // HMMAs, which must both update it in place (out-of-SSA coalesces an instruction's result
 // with its dying accumulator source).
-TEST(ExecMmaRegs, UnrolledStepsUpdateAccumulatorsInPlace) { run_mma_loop(/*tiles=*/8, /*iters=*/4, /*steps=*/2); }
+TEST(ExecMmaRegs, UnrolledStepsUpdateAccumulatorsInPlace) {
+  run_mma_loop(/*tiles=*/8, /*iters=*/4, /*steps=*/2);
+}
+
+}  // namespace
+}  // namespace strata::compiler::testing
+
+namespace strata::compiler::testing {
+namespace {
+
+// Dependency barriers around HMMA (compiler/target/sx/schedule.h): an HMMA's late source
+// reads and its result are on different barriers, so a load that overwrites a fragment
+// register the HMMAs read (the next step's fragment) waits for their reads only, never
+// for their results (the accumulators, consumed a step later).
+TEST(ExecMmaRegs, FragmentLoadsDoNotWaitForHmmaResults) {
+  PtxExec e;
+  Status st = e.compile(mma_loop_kernel(/*tiles=*/4, /*steps=*/2));
+  ASSERT_TRUE(st.ok()) << st.to_string();
+  const std::string dis = e.disassembly("mma_loop", /*with_control=*/true);
+  const std::vector<std::string> body = loop_body(dis);
+  ASSERT_FALSE(body.empty()) << dis;
+  const std::regex ctrl("wbar=([-0-9]), rbar=([-0-9]), wait=0x([0-9a-f]+)");
+  unsigned hmma_writes = 0;
+  for (const std::string& l : body) {
+    std::smatch m;
+    if (l.find("HMMA") == std::string::npos || !std::regex_search(l, m, ctrl)) continue;
+    ASSERT_NE(m[1], "-") << l;
+    ASSERT_NE(m[2], "-") << l;
+    EXPECT_NE(m[1], m[2]) << "an HMMA's result and source reads share a barrier: " << l;
+    hmma_writes |= 1u << std::stoi(m[1]);
+  }
+  ASSERT_NE(hmma_writes, 0u) << dis;
+  int loads = 0;
+  for (const std::string& l : body) {
+    std::smatch m;
+    if (l.find("LD.") == std::string::npos || !std::regex_search(l, m, ctrl)) continue;
+    ++loads;
+    EXPECT_EQ(std::stoul(m[3], nullptr, 16) & hmma_writes, 0u)
+        << "a fragment load waits for an HMMA result: " << l << "\n"
+        << dis;
+  }
+  EXPECT_GT(loads, 0) << dis;
+}
 
 }  // namespace
 }  // namespace strata::compiler::testing

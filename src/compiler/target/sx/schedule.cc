@@ -28,9 +28,12 @@ struct Node {
   isa::LatencyKind kind = isa::LatencyKind::kNone;
   uint8_t latency = 0;
   bool late_reads = false;
-  bool drains = false;  // CALL, RET: nothing may be outstanding across them
-  bool clears = false;  // CALL: the code after it starts with nothing outstanding
-  int barrier = -1;     // the wbar/rbar it sets, -1: none
+  bool drains = false;        // CALL, RET: nothing may be outstanding across them
+  bool clears = false;        // CALL: the code after it starts with nothing outstanding
+  bool tensor = false;        // HMMA (the tensor pipe)
+  bool long_latency = false;  // a memory access beyond shared memory (global, local, texture)
+  int wbar = -1;              // the barrier its variable-latency write sets, -1: none
+  int rbar = -1;              // the barrier its late reads set, -1: none
 };
 
 Node make_node(const Inst& i) {
@@ -54,6 +57,10 @@ Node make_node(const Inst& i) {
   n.late_reads = l.reads == isa::SourceReads::kLate && !n.gpr_reads.empty();
   n.drains = i.op == Opcode::CALL || i.op == Opcode::RET;
   n.clears = i.op == Opcode::CALL;
+  const isa::LatencyClass c = isa::latency_class(i);
+  n.tensor = c == isa::LatencyClass::kTensor;
+  n.long_latency = c == isa::LatencyClass::kTexture ||
+                   (c == isa::LatencyClass::kMemory && i.space != isa::MemSpace::SHARED);
   return n;
 }
 
@@ -174,13 +181,19 @@ bool merge_barriers(BarrierState* into, const BarrierState& s) {
   return changed;
 }
 
-// Applies instruction `n` to `s`; returns the barriers it must wait on.
-uint8_t barrier_step(const Node& n, BarrierState& s) {
+// The barriers instruction `n` must wait on in state `s`.
+uint8_t barrier_waits(const Node& n, const BarrierState& s) {
   uint8_t wait = 0;
   for (uint16_t r : n.reads) wait |= s.wpend[r];
   for (uint16_t d : n.writes) wait |= s.wpend[d] | s.rpend[d];
   if (n.drains)
     for (int k = 0; k < kSlots; ++k) wait |= s.wpend[k] | s.rpend[k];
+  return wait;
+}
+
+// Applies instruction `n` to `s`; returns the barriers it must wait on.
+uint8_t barrier_step(const Node& n, BarrierState& s) {
+  const uint8_t wait = barrier_waits(n, s);
   if (wait != 0) {
     const uint8_t keep = static_cast<uint8_t>(~wait);
     for (int k = 0; k < kSlots; ++k) {
@@ -188,15 +201,69 @@ uint8_t barrier_step(const Node& n, BarrierState& s) {
       s.rpend[k] &= keep;
     }
   }
-  if (n.barrier >= 0) {
-    const uint8_t bit = static_cast<uint8_t>(1u << n.barrier);
-    if (n.kind == isa::LatencyKind::kVariable)
-      for (uint16_t d : n.writes) s.wpend[d] = bit;
-    if (n.late_reads)
-      for (uint16_t r : n.gpr_reads) s.rpend[r] |= bit;
-  }
+  if (n.wbar >= 0)
+    for (uint16_t d : n.writes) s.wpend[d] = static_cast<uint8_t>(1u << n.wbar);
+  if (n.rbar >= 0)
+    for (uint16_t r : n.gpr_reads) s.rpend[r] |= static_cast<uint8_t>(1u << n.rbar);
   if (n.clears) s = BarrierState{};
   return wait;
+}
+
+// Hands out the barriers (see schedule.h). Without tensor instructions: one barrier per
+// instruction, round-robin over all six, its write and late reads on the same one. With
+// them, four pools: HMMA results on 0, global / local / texture loads on 1-2, other
+// variable-latency results (shared memory, ldmatrix, MUFU, S2R, SHFL, ...) on 3-4, late
+// reads on 5 (an HMMA sets a write and a read barrier). Within a pool the choice follows
+// the code in order (as if it were straight-line): the next barrier, round-robin, that
+// no instruction set since the last wait on it, else the one set most recently (a
+// result nothing has waited for yet keeps its barrier while others are available; when
+// none is, joining the newest producer delays the older results' consumers least).
+void assign_barriers(std::vector<Node>* nodes) {
+  const bool tensor =
+      std::any_of(nodes->begin(), nodes->end(), [](const Node& n) { return n.tensor; });
+  std::array<bool, kBarriers> pending{};
+  std::array<size_t, kBarriers> set_at{};
+  struct Pool {
+    int first, count, next = 0;
+  };
+  const auto take = [&](Pool& p) {
+    int best = -1;
+    for (int i = 0; i < p.count && best < 0; ++i) {
+      const int b = p.first + (p.next + i) % p.count;
+      if (!pending[b]) best = b;
+    }
+    if (best < 0) {
+      best = p.first;
+      for (int b = p.first; b < p.first + p.count; ++b)
+        if (set_at[b] > set_at[best]) best = b;
+    }
+    p.next = (best - p.first + 1) % p.count;
+    return best;
+  };
+  Pool all{0, kBarriers}, tensor_writes{0, 1}, long_writes{1, 2}, short_writes{3, 2}, reads{5, 1};
+  BarrierState state;
+  for (size_t i = 0; i < nodes->size(); ++i) {
+    Node& n = (*nodes)[i];
+    const bool writes = n.kind == isa::LatencyKind::kVariable && !n.writes.empty();
+    if (!tensor) {
+      if (writes || n.late_reads) {
+        const int b = all.first + all.next;
+        all.next = (all.next + 1) % all.count;
+        if (writes) n.wbar = b;
+        if (n.late_reads) n.rbar = b;
+      }
+      continue;
+    }
+    const uint8_t wait = barrier_waits(n, state);
+    for (int b = 0; b < kBarriers; ++b)
+      if (wait & (1u << b)) pending[b] = false;
+    if (writes)
+      n.wbar = take(n.tensor ? tensor_writes : n.long_latency ? long_writes : short_writes);
+    if (n.late_reads) n.rbar = take(reads);
+    barrier_step(n, state);
+    for (const int b : {n.wbar, n.rbar})
+      if (b >= 0) pending[b] = true, set_at[b] = i;
+  }
 }
 
 // ---- stalls ----
@@ -254,16 +321,8 @@ void schedule(std::vector<Inst>* code_ptr) {
   const int nb = static_cast<int>(g.start.size());
   std::vector<Node> nodes;
   nodes.reserve(code.size());
-  int next_barrier = 0;
-  for (const Inst& i : code) {
-    Node n = make_node(i);
-    const bool needs = (n.kind == isa::LatencyKind::kVariable && !n.writes.empty()) || n.late_reads;
-    if (needs) {
-      n.barrier = next_barrier;
-      next_barrier = (next_barrier + 1) % kBarriers;
-    }
-    nodes.push_back(std::move(n));
-  }
+  for (const Inst& i : code) nodes.push_back(make_node(i));
+  assign_barriers(&nodes);
 
   // Barriers: waits from the dataflow's fixpoint.
   std::vector<BarrierState> bentry, bout;
@@ -284,11 +343,8 @@ void schedule(std::vector<Inst>* code_ptr) {
     for (int i = g.start[b]; i < g.end[b]; ++i) {
       const Node& n = nodes[i];
       code[i].ctrl.wait = barrier_step(n, s);
-      if (n.barrier >= 0) {
-        if (n.kind == isa::LatencyKind::kVariable && !n.writes.empty())
-          code[i].ctrl.wbar = static_cast<uint8_t>(n.barrier);
-        if (n.late_reads) code[i].ctrl.rbar = static_cast<uint8_t>(n.barrier);
-      }
+      if (n.wbar >= 0) code[i].ctrl.wbar = static_cast<uint8_t>(n.wbar);
+      if (n.rbar >= 0) code[i].ctrl.rbar = static_cast<uint8_t>(n.rbar);
     }
   }
 

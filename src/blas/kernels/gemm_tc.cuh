@@ -395,30 +395,64 @@ __device__ __noinline__ void load_stage_checked(const GemmParams& p, unsigned ch
 // kWarpN staged values (column-major bands) is C's (r0 + i / (16 kWarpN) * 16 + i % 16,
 // c0 + i % (16 kWarpN) / 16), lane by lane. Reads C's pointers and leading dimensions
 // from `p` (as load_stage_checked, so that they are not held across the main loop).
+// With beta != 0 a first pass reads C kCReads elements per lane at a time (their loads
+// in flight together rather than one after another) and replaces each staged sum by
+// alpha sum + beta C in the compute type T (exactly representable in Staged<F>); the
+// second pass, one element at a time (the per-element code exists once), applies the
+// epilogue, converts and stores.
 template <class C, int F, typename TC, typename T, typename Epilogue>
-__device__ __noinline__ void store_bands(const GemmParams& p, const Staged<F>* staged, T alpha,
-                                         T beta, bool use_ab, bool use_c, const Epilogue& epilogue,
+__device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged, T alpha, T beta,
+                                         bool use_ab, bool use_c, const Epilogue& epilogue,
                                          int64_t batch, int64_t r0, int64_t c0) {
+  constexpr int kCount = C::kBands * 16 * C::kWarpN;  // staged values of the warp
+  constexpr int kCReads = 16;
+  static_assert(kCount % (32 * kCReads) == 0);
   TC* c = p.c_array != nullptr ? static_cast<TC*>(p.c_array[batch])
                                : static_cast<TC*>(p.c) + batch * p.stride_c;
   const TC* c_in = p.c_in != nullptr ? static_cast<const TC*>(p.c_in) + batch * p.stride_c_in : c;
   const int64_t ldc = p.ldc, ldc_in = p.c_in != nullptr ? p.ldc_in : ldc, m = p.m, n = p.n;
+  const int lane = threadIdx.x % 32;
+  if (use_c) {
 #pragma unroll 1
-  for (int i = threadIdx.x % 32; i < C::kBands * 16 * C::kWarpN; i += 32) {
+    for (int i0 = lane; i0 < kCount; i0 += 32 * kCReads) {
+      TC old[kCReads];
+#pragma unroll
+      for (int j = 0; j < kCReads; ++j) {
+        const int i = i0 + 32 * j, band = i / (16 * C::kWarpN), in_band = i % (16 * C::kWarpN);
+        const int64_t row = r0 + band * 16 + in_band % 16, col = c0 + in_band / 16;
+        TC o{};
+        if (row < m && col < n) o = c_in[row + col * ldc_in];
+        old[j] = o;
+      }
+#pragma unroll
+      for (int j = 0; j < kCReads; ++j) {
+        const int i = i0 + 32 * j;
+        T v = zero_of<T>();
+        if (use_ab) {
+          T sum;
+          cvt(sum, staged[i]);
+          v = times(alpha, sum);
+        }
+        T prior;
+        cvt(prior, old[j]);  // zero outside C (unused below)
+        cvt(staged[i], madd(beta, prior, v));
+      }
+    }
+    __syncwarp();
+  }
+#pragma unroll 1
+  for (int i = lane; i < kCount; i += 32) {
     const int band = i / (16 * C::kWarpN), in_band = i % (16 * C::kWarpN);
     const int64_t row = r0 + band * 16 + in_band % 16;
     const int64_t col = c0 + in_band / 16;
     if (row >= m || col >= n) continue;
     T v = zero_of<T>();
-    if (use_ab) {
+    if (use_c) {
+      cvt(v, staged[i]);
+    } else if (use_ab) {
       T sum;
       cvt(sum, staged[i]);
       v = times(alpha, sum);
-    }
-    if (use_c) {
-      T old;
-      cvt(old, c_in[row + col * ldc_in]);
-      v = madd(beta, old, v);
     }
     cvt(c[row + col * ldc], epilogue(v, row, col, batch));
   }
@@ -497,17 +531,31 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
           const uint32_t sa = smem0 + read_stage * C::kStageBytes, sb = sa + C::kABytes;
           const unsigned char* pa = smem + read_stage * C::kStageBytes;
           const unsigned char* pb = pa + C::kABytes;
+          // Fragments are loaded one group ahead of the mma that uses them, so that the
+          // shared-memory latency overlaps the tensor pipe: A fragment mi + 1 while the
+          // mmas of A fragment mi run, and the next step's B fragments (and its first A
+          // fragment) during the last A fragment of a step. Two buffers of each.
+          constexpr int kSteps = kSliceBytes / 32;
+          uint32_t bf[2][C::kNT][2];
+          uint32_t af[2][4];
 #pragma unroll
-          for (int step = 0; step < kSliceBytes / 32; ++step) {
-            uint32_t bf[C::kNT][2];
+          for (int ni = 0; ni < C::kNT; ++ni) frag.template load_b<F>(sb, pb, 0, ni, bf[0][ni]);
+          frag.template load_a<F>(sa, pa, 0, 0, af[0]);
 #pragma unroll
-            for (int ni = 0; ni < C::kNT; ++ni) frag.template load_b<F>(sb, pb, step, ni, bf[ni]);
+          for (int step = 0; step < kSteps; ++step) {
 #pragma unroll
             for (int mi = 0; mi < C::kMT; ++mi) {
-              uint32_t af[4];  // one A fragment live at a time: register pressure
-              frag.template load_a<F>(sa, pa, step, mi, af);
+              const int g = step * C::kMT + mi;  // this group; g + 1 is loaded now
+              if (mi + 1 < C::kMT) {
+                frag.template load_a<F>(sa, pa, step, mi + 1, af[(g + 1) % 2]);
+              } else if (step + 1 < kSteps) {
 #pragma unroll
-              for (int ni = 0; ni < C::kNT; ++ni) mma<F>(acc[mi][ni], af, bf[ni]);
+                for (int ni = 0; ni < C::kNT; ++ni)
+                  frag.template load_b<F>(sb, pb, step + 1, ni, bf[(step + 1) % 2][ni]);
+                frag.template load_a<F>(sa, pa, step + 1, 0, af[(g + 1) % 2]);
+              }
+#pragma unroll
+              for (int ni = 0; ni < C::kNT; ++ni) mma<F>(acc[mi][ni], af[g % 2], bf[step % 2][ni]);
             }
           }
           read_stage = read_stage + 1 == C::kStages ? 0 : read_stage + 1;

@@ -191,12 +191,8 @@ TEST(DetailedModel, DependentLoadsTakeTheLatencyOfTheLevelTheyHit) {
             p.l2_hit_latency - 1 + p.l1_hit_latency - 1 + p.dram_latency - 1);
 }
 
-TEST(DetailedModel, StreamingLoadsAreBoundByThisSmsDramShare) {
-  // kM independent loads of one fresh 128-byte line each (4 sectors), one per cycle,
-  // then an IADD waiting for all of them. DRAM serves 0.5 sectors a cycle: load i leaves
-  // the DRAM queue at 8i + 6 (its 4 sectors take 8 cycles, the last leaves 6 after the
-  // first starts); L1 and L2 (4 sectors a cycle) keep up.
-  constexpr uint32_t kM = 100;
+// kM independent loads of one fresh 128-byte line each (4 sectors), then an IADD.
+TraceBuilder streaming_loads(uint32_t kM) {
   TraceBuilder b({memory(Opcode::LD, isa::MemSpace::GLOBAL, 0, 0), iadd(1, 1)});
   WarpTrace& w = b.warp(0, 0);
   for (uint64_t i = 0; i < kM; ++i) {
@@ -204,6 +200,16 @@ TEST(DetailedModel, StreamingLoadsAreBoundByThisSmsDramShare) {
     b.access(w, TraceAccessKind::kLoad, {i * 128, i * 128 + 32, i * 128 + 64, i * 128 + 96});
   }
   b.run(w, 1);
+  return b;
+}
+
+TEST(DetailedModel, StreamingLoadsAreBoundByThisSmsDramShare) {
+  // kM independent loads of one fresh 128-byte line each (4 sectors), one per cycle,
+  // then an IADD waiting for all of them. DRAM serves 0.5 sectors a cycle: load i leaves
+  // the DRAM queue at 8i + 6 (its 4 sectors take 8 cycles, the last leaves 6 after the
+  // first starts); L1 and L2 (4 sectors a cycle) keep up.
+  constexpr uint32_t kM = 100;
+  const TraceBuilder b = streaming_loads(kM);
   DetailedParams p = simple_params();
   p.l1_sectors_per_cycle = 4;
   p.l2_sectors_per_cycle = 4;
@@ -224,13 +230,7 @@ TEST(DetailedModel, OtherSmsLinesInTheDeviceL2AreHits) {
   // rate, 1 per load, which leaves the DRAM queue at 2i; the L2 (4 sectors a cycle)
   // keeps up.
   constexpr uint32_t kM = 100;
-  TraceBuilder b({memory(Opcode::LD, isa::MemSpace::GLOBAL, 0, 0), iadd(1, 1)});
-  WarpTrace& w = b.warp(0, 0);
-  for (uint64_t i = 0; i < kM; ++i) {
-    b.run(w, 0);
-    b.access(w, TraceAccessKind::kLoad, {i * 128, i * 128 + 32, i * 128 + 64, i * 128 + 96});
-  }
-  b.run(w, 1);
+  const TraceBuilder b = streaming_loads(kM);
   DetailedParams p = simple_params();
   p.l1_sectors_per_cycle = 4;
   p.l2_sectors_per_cycle = 4;

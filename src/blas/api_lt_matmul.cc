@@ -1,15 +1,17 @@
 // cublasLtMatmul and cublasLtMatmulAlgoGetHeuristic (cublasLt.h):
 //   D = epilogue(alpha op(A) op(B) + beta C)
-// on the GEMM tile kernels (gemm.h, kernels/gemm.cuh) or, for FP8 inputs, the FP8 kernel
-// (kernels/lt_fp8.cuh), with C read from its own layout and D written to another (they
-// may alias). Matrices may be column- or row-major (CUBLASLT_ORDER_COL / ROW): a
-// row-major matrix is the column-major view of its transpose, so operations flip, and a
-// row-major D is computed as D^T = op(B)^T op(A)^T. Strided batches come from the
-// layouts. Epilogues (kernels/lt_epilogue.h): the forward ones, DRELU / DGELU from the aux
-// input, and bias gradients (BGRADA, BGRADB, the _BGRAD forms) by a reduction kernel after
-// the GEMM (kernels/lt_reduce.h). Pointer modes HOST, DEVICE and the vector modes; FP8 with
-// scale factors and AMAX_D on compute capability 8.9+ (docs/blas.md). A null algorithm and
-// no workspace are accepted, as NVIDIA's library does.
+// on the GEMM tile kernels (gemm.h, kernels/gemm.cuh) or, for FP8 inputs, the FP8
+// tensor-core kernels (kernels/lt_fp8_tc.cuh) or FP8 kernel (kernels/lt_fp8.cuh), with C
+// read from its own layout and D written to another (they may alias). Matrices may be
+// column- or row-major (CUBLASLT_ORDER_COL / ROW): a row-major matrix is the column-major
+// view of its transpose, so operations flip, and a row-major D is computed as
+// D^T = op(B)^T op(A)^T. Batches come from the layouts: strided, or pointer arrays
+// (CUBLASLT_BATCH_MODE_POINTER_ARRAY, any of A, B, C, D; not with FP8, bias gradients or
+// the vector pointer modes). Epilogues (kernels/lt_epilogue.h): the forward ones, DRELU /
+// DGELU from the aux input, and bias gradients (BGRADA, BGRADB, the _BGRAD forms) by a
+// reduction kernel after the GEMM (kernels/lt_reduce.h). Pointer modes HOST, DEVICE and
+// the vector modes; FP8 with scale factors and AMAX_D on compute capability 8.9+
+// (docs/blas.md). A null algorithm and no workspace are accepted, as NVIDIA's library does.
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
 
@@ -50,6 +52,9 @@ struct Plan {
   LtEpilogue lt{};
   BgradSource bgrad = BgradSource::kNone;
   strata_blas::LtReduce reduce{};  // x filled at launch
+  // CUBLASLT_BATCH_MODE_POINTER_ARRAY layouts: the matmul's A, B, C, D arguments are device
+  // arrays of batch_count matrix pointers.
+  bool a_array = false, b_array = false, c_array = false, d_array = false;
 };
 
 bool op_valid(int32_t op) {
@@ -142,8 +147,9 @@ cublasStatus_t plan(const char* function, const Handle& h, const MatmulDescState
     if (l->order != CUBLASLT_ORDER_COL && l->order != CUBLASLT_ORDER_ROW)
       return fail(CUBLAS_STATUS_NOT_SUPPORTED, function, "matrix order {} (only COL and ROW)",
                   l->order);
-    if (l->batch_mode != CUBLASLT_BATCH_MODE_STRIDED)
-      return fail(CUBLAS_STATUS_NOT_SUPPORTED, function, "pointer-array batches");
+    if (l->batch_mode != CUBLASLT_BATCH_MODE_STRIDED &&
+        l->batch_mode != CUBLASLT_BATCH_MODE_POINTER_ARRAY)
+      return invalid(function, "BATCH_MODE = {} is not a cublasLtBatchMode_t", l->batch_mode);
     if (l->plane_offset != 0)
       return fail(CUBLAS_STATUS_NOT_SUPPORTED, function, "planar complex layouts");
     const uint64_t min_ld = l->order == CUBLASLT_ORDER_COL ? l->rows : l->cols;
@@ -255,6 +261,14 @@ cublasStatus_t plan(const char* function, const Handle& h, const MatmulDescState
   p.batch_count = batch;
   out->scale = fp8 ? CUDA_R_32F : row->scale;
   out->fp8 = fp8;
+  const auto array = [](const LayoutState* l) {
+    return l->batch_mode == CUBLASLT_BATCH_MODE_POINTER_ARRAY;
+  };
+  out->a_array = array(la), out->b_array = array(lb);
+  out->c_array = array(lc), out->d_array = array(ld);
+  const bool arrays = out->a_array || out->b_array || out->c_array || out->d_array;
+  if (arrays && fp8)
+    return fail(CUBLAS_STATUS_NOT_SUPPORTED, function, "pointer-array batches with FP8");
 
   // The epilogue.
   const uint32_t e = d->epilogue;
@@ -316,6 +330,9 @@ cublasStatus_t plan(const char* function, const Handle& h, const MatmulDescState
                         activation == strata_blas::kLtDGelu || bgrad != BgradSource::kNone;
   if (fp8 && backward)
     return fail(CUBLAS_STATUS_NOT_SUPPORTED, function, "backward epilogue {} with FP8", e);
+  if (arrays && (bgrad != BgradSource::kNone || vector_mode))
+    return fail(CUBLAS_STATUS_NOT_SUPPORTED, function,
+                "pointer-array batches with epilogue {} or pointer mode {}", e, pm);
   out->scaled = fp8 || vector_mode;
   out->alpha_vector = vector_mode;
   out->bgrad = bgrad;
@@ -413,6 +430,17 @@ cublasStatus_t plan(const char* function, const Handle& h, const MatmulDescState
   return CUBLAS_STATUS_SUCCESS;
 }
 
+// The FP8 tensor-core kernel's base name (kernels/lt_fp8_tc.cuh; launch_gemm_on adds the
+// tile and layout) where gemm.h's selection takes one for the launch's pointers: the TN
+// layout, cp.async-aligned operands, a tile in the table. Empty: the FP8 kernel p.kernel.
+std::string fp8_tc_kernel(const Plan& p) {
+  if (p.params.op_a != strata_blas::kGemmOpT || p.params.op_b != strata_blas::kGemmOpN) return {};
+  const auto name = [](int32_t e) { return e == strata_blas::kLtE4M3 ? "e4m3" : "e5m2"; };
+  const std::string kernel =
+      std::string("strata_blas_gemm_lt_f8_") + name(p.fp8_types.a) + "_" + name(p.fp8_types.b);
+  return select_gemm_tc(kernel, p.params) != nullptr ? kernel : std::string();
+}
+
 // Whether a host scalar of the scale type equals `value` (gemm.h's reader).
 bool host_is(cudaDataType scale, const void* p, double value) {
   bool is = false;
@@ -464,10 +492,18 @@ cublasStatus_t CUBLASWINAPI cublasLtMatmul(
   if (reads_c && C == nullptr) return invalid(function, "C is null and beta is not 0");
   if (reads_ab && (A == nullptr || B == nullptr)) return invalid(function, "A or B is null");
   const bool d_row = layout_of(Ddesc)->order == CUBLASLT_ORDER_ROW;
-  p.params.a = d_row ? B : A;
-  p.params.b = d_row ? A : B;
-  p.params.c = D;
-  p.params.c_in = C != nullptr ? C : D;
+  // The kernel's operands: each a matrix, or a pointer array (its layout's batch mode).
+  const auto operand = [](const void* x, bool array, const void** matrix,
+                          const void* const** matrices) {
+    *matrix = array ? nullptr : x;
+    *matrices = array ? static_cast<const void* const*>(x) : nullptr;
+  };
+  operand(d_row ? B : A, d_row ? p.b_array : p.a_array, &p.params.a, &p.params.a_array);
+  operand(d_row ? A : B, d_row ? p.a_array : p.b_array, &p.params.b, &p.params.b_array);
+  operand(C != nullptr ? C : D, C != nullptr ? p.c_array : p.d_array, &p.params.c_in,
+          &p.params.c_in_array);
+  p.params.c = p.d_array ? nullptr : D;
+  p.params.c_array = p.d_array ? static_cast<void* const*>(D) : nullptr;
   const uint32_t e = d->epilogue;
   const bool bias = e == CUBLASLT_EPILOGUE_BIAS || e == CUBLASLT_EPILOGUE_RELU_BIAS ||
                     e == CUBLASLT_EPILOGUE_RELU_AUX_BIAS || e == CUBLASLT_EPILOGUE_GELU_BIAS ||
@@ -527,8 +563,9 @@ cublasStatus_t CUBLASWINAPI cublasLtMatmul(
         if (p.alpha_vector) alpha_arg = strata_blas::Scalar<T>{T{1}, nullptr};
         if (p.fp8) {
           if constexpr (std::is_same_v<T, float>) {
-            return launch_gemm_on(*h, stream, function, p.kernel, p.params, alpha_arg, beta_arg,
-                                  p.lt, p.fp8_types);
+            const std::string tc = fp8_tc_kernel(p);
+            return launch_gemm_on(*h, stream, function, tc.empty() ? p.kernel : tc, p.params,
+                                  alpha_arg, beta_arg, p.lt, p.fp8_types);
           }
           return fail(CUBLAS_STATUS_INTERNAL_ERROR, function,
                       "FP8 with a scale type other than FP32");

@@ -250,8 +250,9 @@ struct GemmTcTypes {
   int format;  // strata_blas::TcFormat
 };
 #define STRATA_GEMM_TC_TYPE_ROW(types, TA, TC, T, F, ...) {#types, F},
-inline constexpr GemmTcTypes kGemmTcTypes[] = {STRATA_GEMM_TC_TYPES(
-    STRATA_GEMM_TC_TYPE_ROW, 0) STRATA_GEMM_TC_LT_TYPES(STRATA_GEMM_TC_TYPE_ROW, 0)};
+inline constexpr GemmTcTypes kGemmTcTypes[] = {
+    STRATA_GEMM_TC_TYPES(STRATA_GEMM_TC_TYPE_ROW, 0) STRATA_GEMM_TC_LT_TYPES(
+        STRATA_GEMM_TC_TYPE_ROW, 0) STRATA_GEMM_TC_F8_TYPES(STRATA_GEMM_TC_TYPE_ROW, 0)};
 #undef STRATA_GEMM_TC_TYPE_ROW
 
 // The selection table's rows.
@@ -266,12 +267,13 @@ inline constexpr GemmTcChoice kGemmTcChoices[] = {
 #undef STRATA_GEMM_TC_CHOICE_ROW
 
 inline int gemm_tc_element_bytes(int format) {
-  return format == strata_blas::kTcTf32 ? 4 : format == strata_blas::kTcS8 ? 1 : 2;
+  if (format == strata_blas::kTcS8 || strata_blas::tc_format_is_fp8(format)) return 1;
+  return format == strata_blas::kTcTf32 ? 4 : 2;
 }
 inline int gemm_tc_family(int format) {
-  return format == strata_blas::kTcTf32 ? strata_blas::kTcFamilyTf32
-         : format == strata_blas::kTcS8 ? strata_blas::kTcFamilyI8
-                                        : strata_blas::kTcFamily16;
+  if (format == strata_blas::kTcS8 || strata_blas::tc_format_is_fp8(format))
+    return strata_blas::kTcFamilyI8;
+  return format == strata_blas::kTcTf32 ? strata_blas::kTcFamilyTf32 : strata_blas::kTcFamily16;
 }
 
 // The shape class of a problem (kernels/gemm_tiles.h TcShapeClass): 128 x 128 tiles of C

@@ -324,9 +324,11 @@ bool algo_capability(const AlgoState& algo, cublasLtMatmulAlgoCapAttributes_t at
     case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES:
       put<uint32_t>(value, size, element_bytes(algo.types.d));
       return true;
-    case CUBLASLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT:
-      put<int32_t>(value, size, 0);
+    case CUBLASLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT: {  // api_lt_matmul.cc: not FP8
+      const auto fp8 = [](int32_t t) { return t == CUDA_R_8F_E4M3 || t == CUDA_R_8F_E5M2; };
+      put<int32_t>(value, size, fp8(algo.types.a) || fp8(algo.types.b) ? 0 : 1);
       return true;
+    }
     case CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT:
       put<int32_t>(value, size, 0);
       return true;

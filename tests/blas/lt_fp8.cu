@@ -4,6 +4,8 @@
 // FP32 and FP8 (saturating). Reference: FP64 of the decoded inputs,
 //   D = scale_D (alpha scale_A scale_B op(A) op(B) + beta scale_C C + bias),
 //   amax_D = max |D / scale_D| (before D's scale).
+// Leading dimensions beyond the minimum by two elements (the FP8 kernel without tensor cores)
+// and 16-byte multiples on every tensor-core tile (kernels/lt_fp8_tc.cuh).
 // Also the combinations the FP8 table rejects (E5M2 x E5M2, not TN) and, with the argument
 // `unsupported` (run on a compute capability 8.0 device), that every FP8 matmul is
 // CUBLAS_STATUS_NOT_SUPPORTED there, as on an A100.
@@ -15,10 +17,17 @@
 #include <cstring>
 
 #include "blas_check.h"
+#include "gemm_tiles.h"
 
 namespace {
 
 using blas_check::Random;
+
+// Every tile of src/blas/kernels/gemm_tiles.h, "fma" (the FP8 kernel without tensor cores)
+// and "": the selection table's choice (gemm.h reads STRATA_BLAS_GEMM_TILE at each call).
+#define LT_FP8_TILE(id, ...) #id,
+const char* const kTiles[] = {STRATA_GEMM_TC_TILES(LT_FP8_TILE, 0) "fma", ""};
+#undef LT_FP8_TILE
 
 struct Format {
   cudaDataType type;
@@ -102,8 +111,12 @@ struct Mat {
   int64_t ld;
   std::vector<unsigned char> bytes;
   void* dev = nullptr;
-  Mat(cudaDataType t, int r, int c, Random& rng, double range)
-      : type(t), rows(r), cols(c), ld(r + 2) {
+  // aligned: ld a multiple of 16 bytes (the tensor-core kernels' cp.async path), else r + 2.
+  Mat(cudaDataType t, int r, int c, Random& rng, double range, bool aligned)
+      : type(t),
+        rows(r),
+        cols(c),
+        ld(aligned ? (r * bytes_of(t) + 31) / 16 * 16 / bytes_of(t) : r + 2) {
     bytes.assign(static_cast<size_t>(ld * c * bytes_of(t)), 0);
     for (int j = 0; j < c; ++j)
       for (int i = 0; i < r; ++i) encode(t, range * rng.next(), &bytes[(i + j * ld) * bytes_of(t)]);
@@ -134,13 +147,14 @@ struct Case {
   cudaDataType a, b, c, d;
   int m, n, k;
   bool bias, scales, amax;
+  bool aligned = false;  // leading dimensions the tensor-core kernels take
 };
 
 // Runs one FP8 matmul: D (m x n) = op(A) op(B) with A stored k x m (TRANSA = T) and B k x n.
 cublasStatus_t run(cublasLtHandle_t lt, Random& rng, const Case& cs, bool check,
                    cublasOperation_t ta = CUBLAS_OP_T, cublasOperation_t tb = CUBLAS_OP_N) {
-  Mat a(cs.a, cs.k, cs.m, rng, 4.0), b(cs.b, cs.k, cs.n, rng, 4.0);
-  Mat c(cs.c, cs.m, cs.n, rng, 8.0), d(cs.d, cs.m, cs.n, rng, 1.0);
+  Mat a(cs.a, cs.k, cs.m, rng, 4.0, cs.aligned), b(cs.b, cs.k, cs.n, rng, 4.0, cs.aligned);
+  Mat c(cs.c, cs.m, cs.n, rng, 8.0, cs.aligned), d(cs.d, cs.m, cs.n, rng, 1.0, cs.aligned);
   const float alpha = 1.25f, beta = -0.5f;
   const float sa = 0.5f, sb = 2.0f, sc = 0.25f,
               sd = cs.d == CUDA_R_8F_E4M3 || cs.d == CUDA_R_8F_E5M2 ? 0.125f : 1.0f;
@@ -245,6 +259,27 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (const Case& c : kCases) CHECK_CUBLAS(run(lt, rng, c, true));
+  // The tensor-core kernels (16-byte leading dimensions): each A x B type pair, ragged m and
+  // n edges, a partial last k slice, on every tile configuration and on the table's choice.
+  const Case kTcCases[] = {
+      {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_16BF, CUDA_R_16BF, 150, 72, 96, true, true, true,
+       true},
+      {CUDA_R_8F_E4M3, CUDA_R_8F_E5M2, CUDA_R_16BF, CUDA_R_8F_E4M3, 64, 64, 128, false, true, true,
+       true},
+      {CUDA_R_8F_E5M2, CUDA_R_8F_E4M3, CUDA_R_16F, CUDA_R_8F_E5M2, 40, 136, 64, true, true, true,
+       true},
+      {CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_32F, CUDA_R_32F, 130, 129, 208, false, false, false,
+       true},
+  };
+  for (const char* tile : kTiles) {
+    if (*tile) {
+      setenv("STRATA_BLAS_GEMM_TILE", tile, 1);
+    } else {
+      unsetenv("STRATA_BLAS_GEMM_TILE");
+    }
+    for (const Case& c : kTcCases) CHECK_CUBLAS(run(lt, rng, c, true));
+  }
+  unsetenv("STRATA_BLAS_GEMM_TILE");
   // Outside the FP8 table: E5M2 x E5M2, an E5M2 D from E4M3 inputs, FP32 C with a BF16 D,
   // and any format but TN.
   EXPECT_STATUS(

@@ -1,6 +1,8 @@
 // cublasLtMatmul and its heuristic the way llm.c and PyTorch call them: FP32, FP16 and BF16
 // matrices with FP32 compute; transposes; column- and row-major layouts; strided batches
-// (stride 0 broadcasts); C separate from D and in place; epilogues BIAS, RELU_BIAS,
+// (stride 0 broadcasts) and pointer-array batches (CUBLASLT_BATCH_MODE_POINTER_ARRAY, the
+// matrices in reverse order and the layouts' strides wrong: they must be ignored); C
+// separate from D and in place; epilogues BIAS, RELU_BIAS,
 // GELU_BIAS and GELU_AUX_BIAS (the aux matrix holds the pre-activation); a null algorithm
 // and no workspace; the heuristic's answer; and the statuses of bad calls. Checked against
 // an FP64 host reference with 2 (k u_compute + u_out) (|alpha| |A| |B| + |beta| |C| + |bias|).
@@ -48,13 +50,19 @@ struct Matrix {
   }
 };
 
-cublasLtMatrixLayout_t layout(cudaDataType type, const Matrix& m, int batch) {
+// arrays: a pointer-array layout, whose strided-batch offset (set to a wrong value) is unused.
+cublasLtMatrixLayout_t layout(cudaDataType type, const Matrix& m, int batch, bool arrays = false) {
   cublasLtMatrixLayout_t l;
   CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&l, type, m.rows, m.cols, m.ld));
   const int32_t order = m.row_major ? CUBLASLT_ORDER_ROW : CUBLASLT_ORDER_COL;
   CHECK_CUBLAS(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_ORDER, &order, sizeof(order)));
   CHECK_CUBLAS(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof(batch)));
-  CHECK_CUBLAS(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &m.stride, sizeof(m.stride)));
+  const int64_t stride = arrays ? 7 : m.stride;
+  CHECK_CUBLAS(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof(stride)));
+  if (arrays) {
+    const uint32_t mode = CUBLASLT_BATCH_MODE_POINTER_ARRAY;
+    CHECK_CUBLAS(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &mode, sizeof(mode)));
+  }
   return l;
 }
 
@@ -79,7 +87,17 @@ struct Case {
   bool separate_c;  // C in its own buffer, else in place (C == D)
   bool broadcast_a;  // stride 0 for A
   uint32_t epilogue;
+  bool arrays = false;   // pointer-array batches: batch b's matrices are stored batch - 1 - b
+  bool aligned = false;  // leading dimensions multiples of 8 elements (the tensor-core path)
 };
+
+// A device array of the batches' matrix pointers, batch b's at stored batch batch - 1 - b.
+template <typename T>
+void** pointer_array(T* base, const Matrix& m, int batch) {
+  std::vector<void*> p(batch);
+  for (int b = 0; b < batch; ++b) p[b] = base + m.at(0, 0, batch - 1 - b);
+  return upload(p);
+}
 
 template <typename TAB, typename TCD>
 void run_case(cublasLtHandle_t lt, blas_check::Random& r, const Case& c, int index) {
@@ -87,11 +105,14 @@ void run_case(cublasLtHandle_t lt, blas_check::Random& r, const Case& c, int ind
   const bool aux = c.epilogue == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
   const int ar = c.ta == CUBLAS_OP_N ? c.m : c.k, ac = c.ta == CUBLAS_OP_N ? c.k : c.m;
   const int br = c.tb == CUBLAS_OP_N ? c.k : c.n, bc = c.tb == CUBLAS_OP_N ? c.n : c.k;
-  Matrix A{ar, ac, (c.a_row ? ac : ar) + 3, 0, c.a_row};
+  const auto pad = [&](int64_t rows, int64_t extra) {
+    return c.aligned ? (rows + 7) / 8 * 8 + 8 : rows + extra;
+  };
+  Matrix A{ar, ac, pad(c.a_row ? ac : ar, 3), 0, c.a_row};
   A.stride = c.broadcast_a ? 0 : (c.a_row ? ar : ac) * A.ld;
-  Matrix B{br, bc, (c.b_row ? bc : br) + 1, 0, c.b_row};
+  Matrix B{br, bc, pad(c.b_row ? bc : br, 1), 0, c.b_row};
   B.stride = (c.b_row ? br : bc) * B.ld;
-  Matrix D{c.m, c.n, (c.d_row ? c.n : c.m) + 2, 0, c.d_row};
+  Matrix D{c.m, c.n, pad(c.d_row ? c.n : c.m, 2), 0, c.d_row};
   D.stride = (c.d_row ? c.m : c.n) * D.ld;
   Matrix C = D;
   std::vector<TAB> a(A.elements(c.batch)), b(B.elements(c.batch));
@@ -126,8 +147,17 @@ void run_case(cublasLtHandle_t lt, blas_check::Random& r, const Case& c, int ind
     CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, &aux_ld, sizeof(aux_ld)));
     CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE, &aux_stride, sizeof(aux_stride)));
   }
-  cublasLtMatrixLayout_t la = layout(Elem<TAB>::type, A, c.batch), lb = layout(Elem<TAB>::type, B, c.batch),
-                         lc = layout(Elem<TCD>::type, C, c.batch), ld = layout(Elem<TCD>::type, D, c.batch);
+  cublasLtMatrixLayout_t la = layout(Elem<TAB>::type, A, c.batch, c.arrays),
+                         lb = layout(Elem<TAB>::type, B, c.batch, c.arrays),
+                         lc = layout(Elem<TCD>::type, C, c.batch, c.arrays),
+                         ld = layout(Elem<TCD>::type, D, c.batch, c.arrays);
+  // Pointer arrays: the matmul's A, B, C, D arguments; stored batch of batch bt.
+  void** arrays[4] = {};
+  if (c.arrays) {
+    arrays[0] = pointer_array(da, A, c.batch), arrays[1] = pointer_array(db, B, c.batch);
+    arrays[2] = pointer_array(dc, C, c.batch), arrays[3] = pointer_array(dd, D, c.batch);
+  }
+  const auto stored = [&](int bt) { return c.arrays ? c.batch - 1 - bt : bt; };
   // The heuristic, as llm.c asks it.
   cublasLtMatmulPreference_t pref;
   CHECK_CUBLAS(cublasLtMatmulPreferenceCreate(&pref));
@@ -139,8 +169,12 @@ void run_case(cublasLtHandle_t lt, blas_check::Random& r, const Case& c, int ind
   EXPECT_TRUE(found == 1 && heuristic.state == CUBLAS_STATUS_SUCCESS && heuristic.workspaceSize <= workspace,
               "heuristic: %d results, state %d", found, heuristic.state);
   // Alternate between the heuristic's algorithm and a null one.
-  CHECK_CUBLAS(cublasLtMatmul(lt, desc, &alpha, da, la, db, lb, &beta, dc, lc, dd, ld,
-                              index % 2 == 0 ? &heuristic.algo : nullptr, nullptr, 0, 0));
+  CHECK_CUBLAS(cublasLtMatmul(
+      lt, desc, &alpha, c.arrays ? static_cast<const void*>(arrays[0]) : da, la,
+      c.arrays ? static_cast<const void*>(arrays[1]) : db, lb, &beta,
+      c.arrays ? static_cast<const void*>(arrays[2]) : dc, lc,
+      c.arrays ? static_cast<void*>(arrays[3]) : dd, ld,
+      index % 2 == 0 ? &heuristic.algo : nullptr, nullptr, 0, 0));
   auto got = download(dd, cm.size());
   auto got_aux = aux ? download(daux, aux_stride * c.batch) : std::vector<TCD>();
   const double u = std::max(blas_check::kUnitF32, 0.0) + Elem<TCD>::u;
@@ -148,13 +182,14 @@ void run_case(cublasLtHandle_t lt, blas_check::Random& r, const Case& c, int ind
     for (int j = 0; j < c.n; ++j)
       for (int i = 0; i < c.m; ++i) {
         double sum = 0, mag = 0;
+        const int sb = stored(bt);
         for (int kk = 0; kk < c.k; ++kk) {
-          const double av = Elem<TAB>::to(a[c.ta == CUBLAS_OP_N ? A.at(i, kk, bt) : A.at(kk, i, bt)]);
-          const double bv = Elem<TAB>::to(b[c.tb == CUBLAS_OP_N ? B.at(kk, j, bt) : B.at(j, kk, bt)]);
+          const double av = Elem<TAB>::to(a[c.ta == CUBLAS_OP_N ? A.at(i, kk, sb) : A.at(kk, i, sb)]);
+          const double bv = Elem<TAB>::to(b[c.tb == CUBLAS_OP_N ? B.at(kk, j, sb) : B.at(j, kk, sb)]);
           sum += av * bv;
           mag += std::fabs(av * bv);
         }
-        const double old = Elem<TCD>::to(cm[C.at(i, j, bt)]);
+        const double old = Elem<TCD>::to(cm[C.at(i, j, sb)]);
         double pre = alpha * sum + beta * old;
         double magnitude = std::fabs(alpha) * mag + std::fabs(beta * old);
         if (bias) {
@@ -166,7 +201,7 @@ void run_case(cublasLtHandle_t lt, blas_check::Random& r, const Case& c, int ind
         if (c.epilogue == CUBLASLT_EPILOGUE_GELU_BIAS || aux) want = gelu(pre);
         // GELU's slope is at most ~1.13: the bound carries over.
         const double bound = 2.0 * (c.k * blas_check::kUnitF32 + u) * magnitude * 1.2 + 1e-30;
-        const double g = Elem<TCD>::to(got[D.at(i, j, bt)]);
+        const double g = Elem<TCD>::to(got[D.at(i, j, sb)]);
         EXPECT_TRUE(std::fabs(g - want) <= bound + Elem<TCD>::u * std::fabs(want),
                     "case %d batch %d D(%d, %d) = %.9g, want %.9g (bound %.3g)", index, bt, i, j, g,
                     want, bound);
@@ -185,6 +220,8 @@ void run_case(cublasLtHandle_t lt, blas_check::Random& r, const Case& c, int ind
   if (dd != dc) CHECK_CUDA(cudaFree(dd));
   CHECK_CUDA(cudaFree(dbias));
   if (daux != nullptr) CHECK_CUDA(cudaFree(daux));
+  for (void** p : arrays)
+    if (p != nullptr) CHECK_CUDA(cudaFree(p));
 }
 
 void bad_calls(cublasLtHandle_t lt) {
@@ -215,6 +252,17 @@ void bad_calls(cublasLtHandle_t lt) {
   CHECK_CUDA(cudaMalloc(&d, 64 * sizeof(float)));
   EXPECT_STATUS(cublasLtMatmul(lt, desc, &one, d, a, d, b, &one, d, c, d, c, nullptr, nullptr, 0, 0),
                 CUBLAS_STATUS_INVALID_VALUE);  // BIAS without a bias pointer
+  // Pointer-array batches: not with bias gradients; a batch mode outside the enum.
+  uint32_t mode = CUBLASLT_BATCH_MODE_POINTER_ARRAY;
+  CHECK_CUBLAS(cublasLtMatrixLayoutSetAttribute(c, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &mode, sizeof(mode)));
+  const uint32_t bgrad = CUBLASLT_EPILOGUE_BGRADB;
+  CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &bgrad, sizeof(bgrad)));
+  EXPECT_STATUS(cublasLtMatmulAlgoGetHeuristic(lt, desc, a, b, c, c, nullptr, 1, &h, &found),
+                CUBLAS_STATUS_NOT_SUPPORTED);
+  mode = 5;
+  CHECK_CUBLAS(cublasLtMatrixLayoutSetAttribute(c, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &mode, sizeof(mode)));
+  EXPECT_STATUS(cublasLtMatmulAlgoGetHeuristic(lt, desc, a, b, c, c, nullptr, 1, &h, &found),
+                CUBLAS_STATUS_INVALID_VALUE);
   CHECK_CUDA(cudaFree(d));
   for (auto l : {a, b, c, bad, h16}) CHECK_CUBLAS(cublasLtMatrixLayoutDestroy(l));
   CHECK_CUBLAS(cublasLtMatmulDescDestroy(desc));
@@ -236,6 +284,12 @@ int main() {
       {30, 17, 40, 1, CUBLAS_OP_N, CUBLAS_OP_N, false, false, false, true, false, CUBLASLT_EPILOGUE_RELU_BIAS},
       {40, 24, 48, 2, CUBLAS_OP_T, CUBLAS_OP_N, false, false, false, true, false, CUBLASLT_EPILOGUE_GELU_BIAS},
       {48, 16, 24, 2, CUBLAS_OP_T, CUBLAS_OP_N, false, false, false, true, false, CUBLASLT_EPILOGUE_GELU_AUX_BIAS},
+      // Pointer arrays: on the tensor-core kernels (16-byte leading dimensions), with a
+      // row-major D, in place with GELU_AUX_BIAS, and a broadcast A (every pointer the same).
+      {64, 48, 64, 3, CUBLAS_OP_T, CUBLAS_OP_N, false, false, false, true, false, CUBLASLT_EPILOGUE_DEFAULT, true, true},
+      {33, 20, 45, 2, CUBLAS_OP_N, CUBLAS_OP_T, true, false, true, true, false, CUBLASLT_EPILOGUE_BIAS, true},
+      {40, 24, 48, 2, CUBLAS_OP_T, CUBLAS_OP_N, false, false, false, false, false, CUBLASLT_EPILOGUE_GELU_AUX_BIAS, true},
+      {24, 36, 40, 3, CUBLAS_OP_N, CUBLAS_OP_N, false, false, false, true, true, CUBLASLT_EPILOGUE_DEFAULT, true, true},
   };
   int index = 0;
   for (const Case& c : cases) {

@@ -11,6 +11,7 @@
 #include "gemm_lt.cuh"
 #include "lt_reduce.cuh"
 #include "lt_fp8.cuh"
+#include "lt_fp8_tc.cuh"  // compute_89
 #include "level3.cuh"
 #include "lapack.cuh"
 #include "lt_transform.cuh"

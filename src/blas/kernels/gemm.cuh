@@ -244,6 +244,17 @@ __device__ inline void load_tiles(const GemmParams& p, const TA* a, const TA* b,
   }
 }
 
+// The matrix C is read from in batch `batch` (gemm_params.h: cuBLASLt's C, strided or from
+// a pointer array, else D itself) and its leading dimension.
+template <typename TC>
+__device__ inline const TC* c_input(const GemmParams& p, const TC* c, int64_t batch) {
+  if (p.c_in_array != nullptr) return static_cast<const TC*>(p.c_in_array[batch]);
+  return p.c_in != nullptr ? static_cast<const TC*>(p.c_in) + batch * p.stride_c_in : c;
+}
+__device__ inline int64_t c_input_ld(const GemmParams& p) {
+  return p.c_in != nullptr || p.c_in_array != nullptr ? p.ldc_in : p.ldc;
+}
+
 // acc[ii][jj] += as[.][ty + 16 ii] * bs[.][tx + 16 jj] over the staged k slice.
 template <typename T>
 __device__ inline void multiply_tile(const T (*as)[kTileM], const T (*bs)[kTileN], int tx, int ty,
@@ -284,8 +295,8 @@ __device__ void tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta_ar
                                        : static_cast<const TA*>(p.b) + batch * p.stride_b;
     TC* c = p.c_array != nullptr ? static_cast<TC*>(p.c_array[batch])
                                  : static_cast<TC*>(p.c) + batch * p.stride_c;
-    const TC* c_in = p.c_in != nullptr ? static_cast<const TC*>(p.c_in) + batch * p.stride_c_in : c;
-    const int64_t ldc_in = p.c_in != nullptr ? p.ldc_in : p.ldc;
+    const TC* c_in = c_input(p, c, batch);
+    const int64_t ldc_in = c_input_ld(p);
     for (int64_t col_tile = blockIdx.y; col_tile < col_tiles; col_tile += gridDim.y) {
       const int64_t col0 = col_tile * kTileN;
       T acc[kThreadTile][kThreadTile];

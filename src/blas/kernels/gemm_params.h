@@ -28,9 +28,11 @@ struct GemmParams {
   void* const* c_array;
   int64_t ldc, stride_c;
   int64_t batch_count;
-  // cuBLASLt: C is read from c_in (ldc_in, stride_c_in) and the result written to c (D);
-  // null: C is read from c itself (cuBLAS).
+  // cuBLASLt: C is read from c_in (ldc_in, stride_c_in), or from c_in_array's matrices
+  // (CUBLASLT_BATCH_MODE_POINTER_ARRAY), and the result written to c (D); both null: C is
+  // read from c itself (cuBLAS).
   const void* c_in;
+  const void* const* c_in_array;
   int64_t ldc_in, stride_c_in;
 };
 

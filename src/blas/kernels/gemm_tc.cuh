@@ -1,9 +1,9 @@
 // Tensor-core GEMM kernels: C = epilogue(alpha * op(A) * op(B) + beta * C) with mma.sync
-// (m16n8k16 f16 / bf16, m16n8k8 tf32, m16n8k32 s8) for the real type combinations of
-// kernels/gemm_tiles.h, on the tile configurations listed there. Same problem, batches,
-// pointer arrays, op N / T / C (C is T: the types are real), alpha == 0 and beta == 0 rules
-// and epilogue functor as the plain tile kernel (kernels/gemm.cuh), whose element helpers
-// it uses.
+// (m16n8k16 f16 / bf16, m16n8k8 tf32, m16n8k32 s8 / e4m3 / e5m2) for the real type
+// combinations of kernels/gemm_tiles.h, on the tile configurations listed there. Same
+// problem, batches, pointer arrays, op N / T / C (C is T: the types are real), alpha == 0
+// and beta == 0 rules and epilogue functor as the plain tile kernel (kernels/gemm.cuh),
+// whose element helpers it uses.
 //
 // Structure of `tc_tile`: a CTA of WM x WN warps computes a BM x BN tile of C; each
 // operand layout (AK, BK: gemm_tiles.h STRATA_GEMM_TC_LAYOUTS) is its own kernel. Each
@@ -347,6 +347,24 @@ __device__ inline void mma(Acc<F> (&d)[4], const uint32_t (&a)[4], const uint32_
         "{%8,%9}, {%0,%1,%2,%3};\n"
         : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  } else if constexpr (F == kTcE4M3 || F == kTcE4M3E5M2 || F == kTcE5M2E4M3) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+#define STRATA_MMA_F8(ta, tb)                                                 \
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.f32." ta "." tb             \
+               ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n" \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])               \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]))
+    if constexpr (F == kTcE4M3) {
+      STRATA_MMA_F8("e4m3", "e4m3");
+    } else if constexpr (F == kTcE4M3E5M2) {
+      STRATA_MMA_F8("e4m3", "e5m2");
+    } else {
+      STRATA_MMA_F8("e5m2", "e4m3");
+    }
+#undef STRATA_MMA_F8
+#else
+    __trap();  // FP8 mma needs compute_89 PTX (its family is compiled for it)
+#endif
   } else {
     asm volatile(
         "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, "
@@ -391,6 +409,14 @@ __device__ __noinline__ void load_stage_checked(const GemmParams& p, unsigned ch
                                         p.ldb, p.n, p.k, col0, k0);
 }
 
+// An epilogue that stores C's elements itself, by a member
+//   store_output(const GemmParams& p, int64_t row, int64_t col, int64_t batch, T v):
+// the FP8 kernels' (kernels/lt_fp8_tc.cuh), whose output element type is a runtime argument.
+template <class E, class = void>
+struct StoresOutput : std::false_type {};
+template <class E>
+struct StoresOutput<E, std::void_t<decltype(&E::store_output)>> : std::true_type {};
+
 // Writes the staged accumulator bands of one warp back: element i of the kBands x 16 x
 // kWarpN staged values (column-major bands) is C's (r0 + i / (16 kWarpN) * 16 + i % 16,
 // c0 + i % (16 kWarpN) / 16), lane by lane. Reads C's pointers and leading dimensions
@@ -409,8 +435,8 @@ __device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged,
   static_assert(kCount % (32 * kCReads) == 0);
   TC* c = p.c_array != nullptr ? static_cast<TC*>(p.c_array[batch])
                                : static_cast<TC*>(p.c) + batch * p.stride_c;
-  const TC* c_in = p.c_in != nullptr ? static_cast<const TC*>(p.c_in) + batch * p.stride_c_in : c;
-  const int64_t ldc = p.ldc, ldc_in = p.c_in != nullptr ? p.ldc_in : ldc, m = p.m, n = p.n;
+  const TC* c_in = gemm::c_input(p, c, batch);
+  const int64_t ldc = p.ldc, ldc_in = gemm::c_input_ld(p), m = p.m, n = p.n;
   const int lane = threadIdx.x % 32;
   if (use_c) {
 #pragma unroll 1
@@ -454,7 +480,11 @@ __device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged,
       cvt(sum, staged[i]);
       v = times(alpha, sum);
     }
-    cvt(c[row + col * ldc], epilogue(v, row, col, batch));
+    if constexpr (StoresOutput<Epilogue>::value) {
+      epilogue.store_output(p, row, col, batch, epilogue(v, row, col, batch));
+    } else {
+      cvt(c[row + col * ldc], epilogue(v, row, col, batch));
+    }
   }
 }
 

@@ -11,9 +11,26 @@ namespace strata_blas {
 //   kTcTf32     m16n8k8 tf32 x tf32 (FP32 inputs rounded with cvt.rna), f32 accumulators
 //   kTcS8       m16n8k32 s8 x s8, s32 accumulators
 //   kTcF16Acc16 m16n8k16 f16 x f16, f16 accumulators (CUBLAS_COMPUTE_16F)
-enum TcFormat : int { kTcF16 = 0, kTcBf16 = 1, kTcTf32 = 2, kTcS8 = 3, kTcF16Acc16 = 4 };
+//   kTcE4M3, kTcE4M3E5M2, kTcE5M2E4M3
+//               m16n8k32 e4m3 x e4m3 / e4m3 x e5m2 / e5m2 x e4m3, f32 accumulators
+//               (cuBLASLt FP8, kernels/lt_fp8_tc.cuh; PTX for compute_89)
+enum TcFormat : int {
+  kTcF16 = 0,
+  kTcBf16 = 1,
+  kTcTf32 = 2,
+  kTcS8 = 3,
+  kTcF16Acc16 = 4,
+  kTcE4M3 = 5,
+  kTcE4M3E5M2 = 6,
+  kTcE5M2E4M3 = 7,
+};
+// (Host code; the kernels compare F themselves.)
+inline bool tc_format_is_fp8(int f) {
+  return f == kTcE4M3 || f == kTcE4M3E5M2 || f == kTcE5M2E4M3;
+}
 
-// Families that share a selection row: FP16 / BF16 inputs (one tensor rate), TF32, INT8.
+// Families that share a selection row: FP16 / BF16 inputs (one tensor rate), TF32, INT8
+// (and FP8: the same 8-bit operand tiles; strata-g1, where the tuner runs, has no FP8).
 enum TcFamily : int { kTcFamily16 = 0, kTcFamilyTf32 = 1, kTcFamilyI8 = 2 };
 
 // Shape classes of the selection table, by the number of 128 x 128 tiles of C over all
@@ -70,6 +87,14 @@ enum TcShapeClass : int { kTcSmall = 0, kTcMedium = 1, kTcLarge = 2 };
   X(lt_bf_bf_s, __nv_bfloat16, __nv_bfloat16, float, strata_blas::kTcBf16, __VA_ARGS__) \
   X(lt_bf_s_s, __nv_bfloat16, float, float, strata_blas::kTcBf16, __VA_ARGS__)          \
   X(lt_s_s_s_tf32, float, float, float, strata_blas::kTcTf32, __VA_ARGS__)
+
+// cuBLASLt's FP8 kernels (kernels/lt_fp8_tc.cuh): A and B types; C stands for D, whose
+// element type is a runtime argument (LtFp8Types::d). Only the TN layout (the FP8 table's
+// only format, with column-major matrices) has tensor-core kernels.
+#define STRATA_GEMM_TC_F8_TYPES(X, ...)                                            \
+  X(lt_f8_e4m3_e4m3, uint8_t, float, float, strata_blas::kTcE4M3, __VA_ARGS__)     \
+  X(lt_f8_e4m3_e5m2, uint8_t, float, float, strata_blas::kTcE4M3E5M2, __VA_ARGS__) \
+  X(lt_f8_e5m2_e4m3, uint8_t, float, float, strata_blas::kTcE5M2E4M3, __VA_ARGS__)
 
 // The selection table: X(family, shape class, tile id or fma). Written by
 // `bench/blas/tune --tune` (docs/blas.md "Tensor-core GEMM"): the lines between the

@@ -54,8 +54,8 @@ const char* const kCandidates[] = {"fma", STRATA_GEMM_TC_TILES(TUNE_TILE_ID, 0)}
 struct Shape {
   int m, n, k, batch;
 };
-// A representative of each class (gemm.h gemm_tc_shape_class: 128 x 128 tiles of C over
-// the batches: < 12, < 48, more).
+// A representative of each class on strata-g1 (gemm.h gemm_tc_shape_class: 128 x 128 tiles
+// of C over the batches, per SM: < 0.5, < 2, more; 24 SMs: < 12, < 48 tiles).
 Shape class_shape(int klass, bool quick) {
   if (quick) {
     const Shape s[] = {{128, 128, 64, 1}, {256, 256, 64, 1}, {256, 256, 64, 4}};

@@ -433,12 +433,12 @@ cublasStatus_t plan(const char* function, const Handle& h, const MatmulDescState
 // The FP8 tensor-core kernel's base name (kernels/lt_fp8_tc.cuh; launch_gemm_on adds the
 // tile and layout) where gemm.h's selection takes one for the launch's pointers: the TN
 // layout, cp.async-aligned operands, a tile in the table. Empty: the FP8 kernel p.kernel.
-std::string fp8_tc_kernel(const Plan& p) {
+std::string fp8_tc_kernel(const Plan& p, int sms) {
   if (p.params.op_a != strata_blas::kGemmOpT || p.params.op_b != strata_blas::kGemmOpN) return {};
   const auto name = [](int32_t e) { return e == strata_blas::kLtE4M3 ? "e4m3" : "e5m2"; };
   const std::string kernel =
       std::string("strata_blas_gemm_lt_f8_") + name(p.fp8_types.a) + "_" + name(p.fp8_types.b);
-  return select_gemm_tc(kernel, p.params) != nullptr ? kernel : std::string();
+  return select_gemm_tc(kernel, p.params, sms) != nullptr ? kernel : std::string();
 }
 
 // Whether a host scalar of the scale type equals `value` (gemm.h's reader).
@@ -563,7 +563,7 @@ cublasStatus_t CUBLASWINAPI cublasLtMatmul(
         if (p.alpha_vector) alpha_arg = strata_blas::Scalar<T>{T{1}, nullptr};
         if (p.fp8) {
           if constexpr (std::is_same_v<T, float>) {
-            const std::string tc = fp8_tc_kernel(p);
+            const std::string tc = fp8_tc_kernel(p, h->sm_count);
             return launch_gemm_on(*h, stream, function, tc.empty() ? p.kernel : tc, p.params,
                                   alpha_arg, beta_arg, p.lt, p.fp8_types);
           }

@@ -276,14 +276,15 @@ inline int gemm_tc_family(int format) {
   return format == strata_blas::kTcTf32 ? strata_blas::kTcFamilyTf32 : strata_blas::kTcFamily16;
 }
 
-// The shape class of a problem (kernels/gemm_tiles.h TcShapeClass): 128 x 128 tiles of C
-// over all batches.
-inline int gemm_tc_shape_class(int64_t m, int64_t n, int64_t batch_count) {
+// The shape class of a problem on a device of `sms` multiprocessors (kernels/gemm_tiles.h
+// TcShapeClass): 128 x 128 tiles of C over all batches, in waves of one per SM.
+inline int gemm_tc_shape_class(int64_t m, int64_t n, int64_t batch_count, int sms) {
   const double tiles = static_cast<double>((m + 127) / 128) * static_cast<double>((n + 127) / 128) *
                        static_cast<double>(batch_count);
-  return tiles < 12   ? strata_blas::kTcSmall
-         : tiles < 48 ? strata_blas::kTcMedium
-                      : strata_blas::kTcLarge;
+  const double waves = tiles / std::max(1, sms);
+  return waves < 0.5 ? strata_blas::kTcSmall
+         : waves < 2 ? strata_blas::kTcMedium
+                     : strata_blas::kTcLarge;
 }
 
 // The cp.async fast path's preconditions on one operand: leading dimension a multiple of
@@ -298,11 +299,11 @@ inline bool gemm_tc_operand_ok(const void* x, bool array, int64_t ld, int64_t st
 }
 
 // The tensor-core tile for the plain kernel `kernel` (strata_blas_gemm_<types>) on
-// `params`, or null for the plain kernel: the types have no tensor-core kernel, an
-// operand fails the fast path's alignment, or the table chose "fma". The table's choice
-// by family and shape class, unless STRATA_BLAS_GEMM_TILE names a tile id or "fma" (the
-// tuner's override, bench/blas/tune.cu; ignored where the fast path does not apply).
-inline const GemmTcTile* select_gemm_tc(const std::string& kernel, const GemmParams& p) {
+// `params` on a device of `sms` multiprocessors, or null for the plain kernel: the types have no
+// tensor-core kernel, an operand fails the fast path's alignment, or the table chose "fma". The
+// table's choice by family and shape class, unless STRATA_BLAS_GEMM_TILE names a tile id or "fma"
+// (the tuner's override, bench/blas/tune.cu; ignored where the fast path does not apply).
+inline const GemmTcTile* select_gemm_tc(const std::string& kernel, const GemmParams& p, int sms) {
   static constexpr char kPrefix[] = "strata_blas_gemm_";
   if (kernel.compare(0, sizeof(kPrefix) - 1, kPrefix) != 0) return nullptr;
   const char* types = kernel.c_str() + sizeof(kPrefix) - 1;
@@ -321,7 +322,7 @@ inline const GemmTcTile* select_gemm_tc(const std::string& kernel, const GemmPar
     tile = forced;
   } else {
     const int family = gemm_tc_family(row->format);
-    const int shape = gemm_tc_shape_class(p.m, p.n, p.batch_count);
+    const int shape = gemm_tc_shape_class(p.m, p.n, p.batch_count, sms);
     for (const GemmTcChoice& c : kGemmTcChoices) {
       if (c.family == family && c.shape_class == shape) tile = c.tile;
     }
@@ -343,12 +344,6 @@ inline std::string gemm_tc_kernel_name(const std::string& kernel, const GemmTcTi
   return "strata_blas_gemm_tc" + std::string(tc.id) + layout + "_" + kernel.substr(17);
 }
 
-// The name of the kernel launch_gemm_on runs for `kernel` on `params`.
-inline std::string selected_gemm_kernel(const std::string& kernel, const GemmParams& params) {
-  const GemmTcTile* tc = select_gemm_tc(kernel, params);
-  return tc == nullptr ? kernel : gemm_tc_kernel_name(kernel, *tc, params);
-}
-
 // Launches the GEMM kernel `kernel` (a plain tile kernel's name, kernels/gemm.cuh) over
 // `params` on `stream`, or its tensor-core form where select_gemm_tc picks one. Grid:
 // tiles of C (64 x 64 for the plain kernel, the configuration's for the tensor-core one)
@@ -361,7 +356,7 @@ cublasStatus_t launch_gemm_on(Handle& handle, cudaStream_t stream, const char* f
                               const std::string& kernel, const GemmParams& params,
                               strata_blas::Scalar<T> alpha, strata_blas::Scalar<T> beta,
                               Extra... extra) {
-  const GemmTcTile* tc = select_gemm_tc(kernel, params);
+  const GemmTcTile* tc = select_gemm_tc(kernel, params, handle.sm_count);
   const int bm = tc != nullptr ? tc->bm : 64, bn = tc != nullptr ? tc->bn : 64;
   const int threads = tc != nullptr ? tc->threads : 256;
   const std::string name = tc != nullptr ? gemm_tc_kernel_name(kernel, *tc, params) : kernel;

@@ -34,6 +34,7 @@ struct Handle {
 
   uint64_t magic = kHandleMagic;
   int device = 0;
+  int sm_count = 1;  // the device's multiprocessors (GEMM tile selection, gemm.h)
   CUcontext context = nullptr;
   cudaStream_t stream = nullptr;  // 0: the legacy default stream
   // cublasSetWorkspace: the user's workspace (null and 0 when none was set).

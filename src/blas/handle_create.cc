@@ -24,6 +24,7 @@ cublasStatus_t create_handle(Handle** out, const char* function) {
   auto handle = std::make_unique<cublasContext>();
   handle->device = device;
   handle->context = context;
+  cudaDeviceGetAttribute(&handle->sm_count, cudaDevAttrMultiProcessorCount, device);
   const cublasStatus_t s = Kernels::load(context, &handle->kernels, function);
   if (s != CUBLAS_STATUS_SUCCESS) return s;
   register_handle(handle.get());

@@ -409,9 +409,15 @@ __device__ __noinline__ void load_stage_checked(const GemmParams& p, unsigned ch
                                         p.ldb, p.n, p.k, col0, k0);
 }
 
-// An epilogue that stores C's elements itself, by a member
-//   store_output(const GemmParams& p, int64_t row, int64_t col, int64_t batch, T v):
-// the FP8 kernels' (kernels/lt_fp8_tc.cuh), whose output element type is a runtime argument.
+// An epilogue that reads C and stores D itself, the FP8 kernels' (kernels/lt_fp8_tc.cuh),
+// whose C and D element types are runtime arguments. Its members:
+//   scalars(): its per-launch values (read once per call of store_bands);
+//   scale_group<N>(rows, cols, batch, m, n, v, stride, alpha, use_ab, scalars): replaces
+//     the N staged sums v[0], v[stride], ... at (rows[j], cols[j]) by their scaled values
+//     (alpha, its own scale factors and C term), reading C's N elements together;
+//   finish(v, row, col, batch, scalars): the rest of the epilogue on a scaled value;
+//   store_output(p, row, col, batch, v): stores D's element;
+//   flush(): after the warp's elements (all lanes): what it gathered across them.
 template <class E, class = void>
 struct StoresOutput : std::false_type {};
 template <class E>
@@ -438,7 +444,28 @@ __device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged,
   const TC* c_in = gemm::c_input(p, c, batch);
   const int64_t ldc = p.ldc, ldc_in = gemm::c_input_ld(p), m = p.m, n = p.n;
   const int lane = threadIdx.x % 32;
-  if (use_c) {
+  constexpr bool kOwnC = StoresOutput<Epilogue>::value;
+  const auto scalars = [&] {
+    if constexpr (kOwnC) {
+      return epilogue.scalars();
+    } else {
+      return 0;
+    }
+  }();
+  if constexpr (kOwnC) {
+#pragma unroll 1
+    for (int i0 = lane; i0 < kCount; i0 += 32 * kCReads) {
+      int64_t rows[kCReads], cols[kCReads];
+#pragma unroll
+      for (int j = 0; j < kCReads; ++j) {
+        const int i = i0 + 32 * j, band = i / (16 * C::kWarpN), in_band = i % (16 * C::kWarpN);
+        rows[j] = r0 + band * 16 + in_band % 16, cols[j] = c0 + in_band / 16;
+      }
+      epilogue.template scale_group<kCReads>(rows, cols, batch, m, n, &staged[i0], 32, alpha,
+                                             use_ab, scalars);
+    }
+    __syncwarp();
+  } else if (use_c) {
 #pragma unroll 1
     for (int i0 = lane; i0 < kCount; i0 += 32 * kCReads) {
       TC old[kCReads];
@@ -473,19 +500,20 @@ __device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged,
     const int64_t col = c0 + in_band / 16;
     if (row >= m || col >= n) continue;
     T v = zero_of<T>();
-    if (use_c) {
+    if (use_c || kOwnC) {
       cvt(v, staged[i]);
     } else if (use_ab) {
       T sum;
       cvt(sum, staged[i]);
       v = times(alpha, sum);
     }
-    if constexpr (StoresOutput<Epilogue>::value) {
-      epilogue.store_output(p, row, col, batch, epilogue(v, row, col, batch));
+    if constexpr (kOwnC) {
+      epilogue.store_output(p, row, col, batch, epilogue.finish(v, row, col, batch, scalars));
     } else {
       cvt(c[row + col * ldc], epilogue(v, row, col, batch));
     }
   }
+  if constexpr (kOwnC) epilogue.flush();
 }
 
 template <class C, int F, bool AK, bool BK, typename TA, typename TC, typename T, typename Epilogue>

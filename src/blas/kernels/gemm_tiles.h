@@ -34,8 +34,8 @@ inline bool tc_format_is_fp8(int f) {
 enum TcFamily : int { kTcFamily16 = 0, kTcFamilyTf32 = 1, kTcFamilyI8 = 2 };
 
 // Shape classes of the selection table, by the number of 128 x 128 tiles of C over all
-// batches (gemm.h gemm_tc_shape_class): small < 12 (half a wave of strata-g1's 24 SMs),
-// medium < 48, large otherwise.
+// batches in waves of one tile per SM (gemm.h gemm_tc_shape_class): small < half a wave
+// (12 tiles on strata-g1's 24 SMs), medium < 2 waves (48), large otherwise.
 enum TcShapeClass : int { kTcSmall = 0, kTcMedium = 1, kTcLarge = 2 };
 
 }  // namespace strata_blas

@@ -2,7 +2,8 @@
 // kernels/lt_fp8.cuh), shared by the host (api_lt_matmul.cc fills it) and the kernels so
 // both agree on its layout. Applied to the kernel's value v at (row, col, batch) of the
 // kernel's problem, in this order:
-//   scaling (when `scaled`: the kernel ran with beta = 0 and the C term is added here):
+//   scaling (when `scaled`: the kernel ran with beta = 0 and the C term is added here;
+//                 `scale`, which the FP8 tensor-core kernels apply before `finish`):
 //                 v = v * a_scale * b_scale * alpha_vec[r] + beta * c_scale * C[row, col]
 //                 (a_scale / b_scale / c_scale: FP8 scale factors, 1 when null; alpha_vec:
 //                 the per-row alpha of the vector pointer modes, 1 when null; beta: the
@@ -124,24 +125,56 @@ struct LtEpilogue {
     const float t = tanhf(k * (x + 0.044715f * x * x * x));
     return 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * k * (1.0f + 3.0f * 0.044715f * x * x);
   }
+  // The values behind the launch's scalar pointers (1, or beta_value, where null): A's
+  // scale times B's, beta (unless beta_vec), C's and D's scales. Read once per element by
+  // `apply`; the FP8 tensor-core kernels read them once per group of elements.
+  struct Scalars {
+    float ab, beta, cs, ds;
+  };
+  __device__ Scalars scalars() const {
+    float ab = 1.0f;
+    if (a_scale != nullptr) ab *= *a_scale;
+    if (b_scale != nullptr) ab *= *b_scale;
+    return {ab, beta_ptr != nullptr ? *beta_ptr : beta_value, c_scale != nullptr ? *c_scale : 1.0f,
+            d_scale != nullptr ? *d_scale : 1.0f};
+  }
+  // The scaling step's beta for D's row r (`scaled`).
+  __device__ float beta_of(int64_t r, const Scalars& k) const {
+    return beta_vec != nullptr ? beta_vec[r] : k.beta;
+  }
+  // Whether the scaling step reads C at (row, col): C is set and beta is not zero there.
+  __device__ bool reads_c(int64_t row, int64_t col, const Scalars& k) const {
+    return c != nullptr && beta_of(on_cols ? col : row, k) != 0.0f;
+  }
+  // The scaling step of x at (row, col, batch), c_value being C's element there when
+  // reads_c (else unused).
+  __device__ float scale(float x, int64_t row, int64_t col, int64_t batch, float c_value,
+                         const Scalars& k) const {
+    const int64_t r = on_cols ? col : row;
+    float s = k.ab;
+    if (alpha_vec != nullptr) s *= alpha_vec[r + batch * alpha_vec_batch_stride];
+    x *= s;
+    const float beta = beta_of(r, k);
+    if (c != nullptr && beta != 0.0f) x += beta * k.cs * c_value;
+    return x;
+  }
   // Out of line: the tile kernel applies it to 16 elements per thread, and inlined copies
   // of the type switches would multiply the kernel's size (and its JIT time).
   __device__ __noinline__ float apply(float x, int64_t row, int64_t col, int64_t batch) const {
-    const int64_t r = on_cols ? col : row;
+    const Scalars k = scalars();
     if (scaled) {
-      float s = 1.0f;
-      if (a_scale != nullptr) s *= *a_scale;
-      if (b_scale != nullptr) s *= *b_scale;
-      if (alpha_vec != nullptr) s *= alpha_vec[r + batch * alpha_vec_batch_stride];
-      x *= s;
-      const float beta = beta_vec != nullptr   ? beta_vec[r]
-                         : beta_ptr != nullptr ? *beta_ptr
-                                               : beta_value;
-      if (beta != 0.0f) {
-        const float cs = c_scale != nullptr ? *c_scale : 1.0f;
-        x += beta * cs * load(c, c_type, row + col * ldc + batch * stride_c);
-      }
+      const float cv =
+          reads_c(row, col, k) ? load(c, c_type, row + col * ldc + batch * stride_c) : 0.0f;
+      x = scale(x, row, col, batch, cv, k);
     }
+    return finish(x, row, col, batch, k);
+  }
+  // Everything after the scaling step: bias, aux, activation, amax, D's scale. amax_bits:
+  // null, or where the caller keeps the largest |x| (as the bits of a non-negative float,
+  // which order as integers; NaN above every number) to fold into amax_d itself.
+  __device__ float finish(float x, int64_t row, int64_t col, int64_t batch, const Scalars& k,
+                          int* amax_bits = nullptr) const {
+    const int64_t r = on_cols ? col : row;
     if (bias != nullptr) x += load(bias, bias_type, r + batch * bias_batch_stride);
     const int64_t ai = row + col * aux_ld + batch * aux_batch_stride;
     if (aux_bits) {
@@ -166,8 +199,15 @@ struct LtEpilogue {
     } else if (activation == kLtGelu) {
       x = gelu(x);
     }
-    if (amax_d != nullptr) atomicMax(reinterpret_cast<int*>(amax_d), __float_as_int(fabsf(x)));
-    if (d_scale != nullptr) x *= *d_scale;
+    if (amax_d != nullptr) {
+      const int bits = __float_as_int(fabsf(x));
+      if (amax_bits != nullptr) {
+        *amax_bits = max(*amax_bits, bits);
+      } else {
+        atomicMax(reinterpret_cast<int*>(amax_d), bits);
+      }
+    }
+    if (d_scale != nullptr) x *= k.ds;
     return x;
   }
   template <typename T>

@@ -452,6 +452,7 @@ __device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged,
       return 0;
     }
   }();
+  (void)scalars;  // used by kOwnC epilogues only
   if constexpr (kOwnC) {
 #pragma unroll 1
     for (int i0 = lane; i0 < kCount; i0 += 32 * kCReads) {

@@ -423,6 +423,63 @@ struct StoresOutput : std::false_type {};
 template <class E>
 struct StoresOutput<E, std::void_t<decltype(&E::store_output)>> : std::true_type {};
 
+// store_bands for a warp whose whole block lies inside C (no bounds checks): lane l
+// handles rows r0 + 16 band + l % 16 and columns c0 + l / 16 + 2 s, the staged values
+// l + 32 (band kWarpN / 2 + s), stepping through C by pointer.
+template <class C, int F, typename TC, typename T, typename Epilogue>
+__device__ void store_whole_bands(Staged<F>* staged, T alpha, T beta, bool use_ab, bool use_c,
+                                  const Epilogue& epilogue, int64_t batch, int64_t r0, int64_t c0,
+                                  TC* c, int64_t ldc, const TC* c_in, int64_t ldc_in) {
+  constexpr int kCols = C::kWarpN / 2;  // columns of a band that one lane visits
+  constexpr int kCReads = 16;
+  static_assert(kCols % kCReads == 0);
+  const int lane = threadIdx.x % 32;
+  const int64_t row_l = r0 + lane % 16, col_l = c0 + lane / 16;
+  if (use_c) {
+    const TC* base = c_in + row_l + col_l * ldc_in;
+    const int64_t step = 2 * ldc_in;
+#pragma unroll 1
+    for (int q0 = 0; q0 < C::kBands * kCols; q0 += kCReads) {
+      const TC* src = base + 16 * (q0 / kCols) + (q0 % kCols) * step;
+      TC old[kCReads];
+#pragma unroll
+      for (int j = 0; j < kCReads; ++j) old[j] = src[j * step];
+#pragma unroll
+      for (int j = 0; j < kCReads; ++j) {
+        Staged<F>& x = staged[lane + 32 * (q0 + j)];
+        T v = zero_of<T>();
+        if (use_ab) {
+          T sum;
+          cvt(sum, x);
+          v = times(alpha, sum);
+        }
+        T prior;
+        cvt(prior, old[j]);
+        cvt(x, madd(beta, prior, v));
+      }
+    }
+    __syncwarp();
+  }
+#pragma unroll 1
+  for (int band = 0; band < C::kBands; ++band) {
+    TC* dst = c + row_l + 16 * band + col_l * ldc;
+    const Staged<F>* src = staged + lane + 32 * band * kCols;
+#pragma unroll 1
+    for (int s = 0; s < kCols; ++s) {
+      T v = zero_of<T>();
+      if (use_c) {
+        cvt(v, src[32 * s]);
+      } else if (use_ab) {
+        T sum;
+        cvt(sum, src[32 * s]);
+        v = times(alpha, sum);
+      }
+      cvt(*dst, epilogue(v, row_l + 16 * band, col_l + 2 * s, batch));
+      dst += 2 * ldc;
+    }
+  }
+}
+
 // Writes the staged accumulator bands of one warp back: element i of the kBands x 16 x
 // kWarpN staged values (column-major bands) is C's (r0 + i / (16 kWarpN) * 16 + i % 16,
 // c0 + i % (16 kWarpN) / 16), lane by lane. Reads C's pointers and leading dimensions
@@ -431,7 +488,7 @@ struct StoresOutput<E, std::void_t<decltype(&E::store_output)>> : std::true_type
 // in flight together rather than one after another) and replaces each staged sum by
 // alpha sum + beta C in the compute type T (exactly representable in Staged<F>); the
 // second pass, one element at a time (the per-element code exists once), applies the
-// epilogue, converts and stores.
+// epilogue, converts and stores. Blocks wholly inside C take store_whole_bands.
 template <class C, int F, typename TC, typename T, typename Epilogue>
 __device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged, T alpha, T beta,
                                          bool use_ab, bool use_c, const Epilogue& epilogue,
@@ -453,6 +510,13 @@ __device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged,
     }
   }();
   (void)scalars;  // used by kOwnC epilogues only
+  if constexpr (!kOwnC) {
+    if (r0 + C::kBands * 16 <= m && c0 + C::kWarpN <= n) {
+      store_whole_bands<C, F, TC, T>(staged, alpha, beta, use_ab, use_c, epilogue, batch, r0, c0, c,
+                                     ldc, c_in, ldc_in);
+      return;
+    }
+  }
   if constexpr (kOwnC) {
 #pragma unroll 1
     for (int i0 = lane; i0 < kCount; i0 += 32 * kCReads) {

@@ -48,6 +48,7 @@ using gemm::zero_of;
 
 inline constexpr int kSliceBytes = 64;  // k depth of a stage, in bytes
 inline constexpr int kPadBytes = 16;    // padding of each shared row
+inline constexpr int kTileGroup = 8;    // row tiles per group of the CTA order (tc_tile)
 
 template <int BM, int BN, int WM, int WN, int STAGES>
 struct Tile {
@@ -599,7 +600,18 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
   const int wm0 = (warp % C::kWM) * C::kWarpM, wn0 = (warp / C::kWM) * C::kWarpN;
   const int64_t col_tiles = (n + C::kBN - 1) / C::kBN;
   const int64_t k_tiles = (k + kSliceE - 1) / kSliceE;
-  const int64_t row0 = static_cast<int64_t>(blockIdx.x) * C::kBM;
+  // CTA order for L2 reuse (one CTA per tile, the usual grid): consecutive CTAs, x
+  // fastest, walk groups of kTileGroup row tiles column by column, so that the CTAs
+  // resident together share a few panels of A and of B rather than each a panel of A.
+  int64_t row_tile = blockIdx.x, first_col_tile = blockIdx.y;
+  if (gridDim.y == col_tiles) {
+    const int64_t rows = gridDim.x, id = blockIdx.x + static_cast<int64_t>(blockIdx.y) * rows;
+    const int64_t group = id / (kTileGroup * col_tiles), first = group * kTileGroup;
+    const int64_t height = rows - first < kTileGroup ? rows - first : kTileGroup;
+    const int64_t in = id - group * kTileGroup * col_tiles;
+    row_tile = first + in % height, first_col_tile = in / height;
+  }
+  const int64_t row0 = row_tile * C::kBM;
   const uint32_t smem0 = shared_address(smem);
   const Fragments<C, ES, AK, BK> frag(wm0, wn0);
   Staged<F>* staged = reinterpret_cast<Staged<F>*>(smem) + warp * C::kBands * 16 * C::kWarpN;
@@ -612,7 +624,7 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
     const bool aligned =
         lds_aligned &&
         ((reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) & 15) == 0;
-    for (int64_t col_tile = blockIdx.y; col_tile < col_tiles; col_tile += gridDim.y) {
+    for (int64_t col_tile = first_col_tile; col_tile < col_tiles; col_tile += gridDim.y) {
       const int64_t col0 = col_tile * C::kBN;
       Acc<F> acc[C::kMT][C::kNT][4];
 #pragma unroll

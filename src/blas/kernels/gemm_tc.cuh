@@ -424,6 +424,21 @@ struct StoresOutput : std::false_type {};
 template <class E>
 struct StoresOutput<E, std::void_t<decltype(&E::store_output)>> : std::true_type {};
 
+// alpha sum + beta C in the compute type T, written back over the staged sum x (exactly
+// representable in Staged<F>): the first pass of the write-back, for one element.
+template <int F, typename TC, typename T>
+__device__ inline void combine_c(Staged<F>& x, TC old, T alpha, T beta, bool use_ab) {
+  T v = zero_of<T>();
+  if (use_ab) {
+    T sum;
+    cvt(sum, x);
+    v = times(alpha, sum);
+  }
+  T prior;
+  cvt(prior, old);
+  cvt(x, madd(beta, prior, v));
+}
+
 // store_bands for a warp whose whole block lies inside C (no bounds checks): lane l
 // handles rows r0 + 16 band + l % 16 and columns c0 + l / 16 + 2 s, the staged values
 // l + 32 (band kWarpN / 2 + s), stepping through C by pointer.
@@ -446,18 +461,8 @@ __device__ void store_whole_bands(Staged<F>* staged, T alpha, T beta, bool use_a
 #pragma unroll
       for (int j = 0; j < kCReads; ++j) old[j] = src[j * step];
 #pragma unroll
-      for (int j = 0; j < kCReads; ++j) {
-        Staged<F>& x = staged[lane + 32 * (q0 + j)];
-        T v = zero_of<T>();
-        if (use_ab) {
-          T sum;
-          cvt(sum, x);
-          v = times(alpha, sum);
-        }
-        T prior;
-        cvt(prior, old[j]);
-        cvt(x, madd(beta, prior, v));
-      }
+      for (int j = 0; j < kCReads; ++j)
+        combine_c<F>(staged[lane + 32 * (q0 + j)], old[j], alpha, beta, use_ab);
     }
     __syncwarp();
   }
@@ -544,18 +549,8 @@ __device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged,
         old[j] = o;
       }
 #pragma unroll
-      for (int j = 0; j < kCReads; ++j) {
-        const int i = i0 + 32 * j;
-        T v = zero_of<T>();
-        if (use_ab) {
-          T sum;
-          cvt(sum, staged[i]);
-          v = times(alpha, sum);
-        }
-        T prior;
-        cvt(prior, old[j]);  // zero outside C (unused below)
-        cvt(staged[i], madd(beta, prior, v));
-      }
+      for (int j = 0; j < kCReads; ++j)  // old[j] is zero outside C (unused below)
+        combine_c<F>(staged[i0 + 32 * j], old[j], alpha, beta, use_ab);
     }
     __syncwarp();
   }

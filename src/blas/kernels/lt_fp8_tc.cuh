@@ -15,16 +15,6 @@
 
 namespace strata_blas::gemm_tc {
 
-__device__ inline float widen(float v) {
-  return v;
-}
-__device__ inline float widen(__half v) {
-  return __half2float(v);
-}
-__device__ inline float widen(__nv_bfloat16 v) {
-  return __bfloat162float(v);
-}
-
 // The FP8 kernels' epilogue: LtEpilogue's, and D's element type (gemm_tc.cuh StoresOutput:
 // it reads C and stores D itself). The scaling step runs on groups of staged values, so
 // that their C reads are in flight together; C's type is switched on once per group.
@@ -69,8 +59,10 @@ struct Fp8Output {
   template <typename E, int N>
   __device__ void read(const int64_t (&at)[N], float (&c)[N]) const {
 #pragma unroll
-    for (int j = 0; j < N; ++j)
-      c[j] = at[j] >= 0 ? widen(static_cast<const E*>(lt.c)[at[j]]) : 0.0f;
+    for (int j = 0; j < N; ++j) {
+      c[j] = 0.0f;
+      if (at[j] >= 0) cvt(c[j], static_cast<const E*>(lt.c)[at[j]]);  // gemm.cuh
+    }
   }
   __device__ float finish(float v, int64_t row, int64_t col, int64_t batch,
                           const LtEpilogue::Scalars& k) const {

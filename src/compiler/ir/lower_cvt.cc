@@ -196,7 +196,8 @@ Status Lowerer::lower_cvt(const ptx::Instruction& in, bool* handled) {
     if (has(in, "shared")) space = isa::MemSpace::SHARED;
     else if (has(in, "local")) space = isa::MemSpace::LOCAL;
     else if (has(in, "const")) space = isa::MemSpace::CONST;
-    // Kernel parameter addresses are offsets of their local copy (Lowerer::param_copy_).
+    // A kernel parameter's address is its c[0] offset; as a generic address it lies in
+    // the thread's local copy of the parameter block (Lowerer::param_copy_).
     else if (has(in, "param")) space = isa::MemSpace::LOCAL;
     else if (!has(in, "global")) return invalid(in.loc, "cvta needs a state space");
     ASSIGN_OR_RETURN(DataType t, inst_type(*this, in));
@@ -234,6 +235,10 @@ Status Lowerer::lower_cvt(const ptx::Instruction& in, bool* handled) {
     if (a.is_imm()) av = constant(DataType::U64, a.imm);
     else av = f_.type_of(a.value) == DataType::Pred ? a.value : a.value;
     if (reg_class(f_.type_of(av)) == RegClass::k32) av = widen(av, false);
+    if (has(in, "param") && !is_function_) {
+      const uint64_t copy = param_copy_offset();
+      base = isa_op(Opcode::IADD, DataType::U64, DataType::U64, {Operand::val(base), Operand::immediate(copy)});
+    }
     int r = isa_op(to ? Opcode::ISUB : Opcode::IADD, DataType::U64, DataType::U64, {Operand::val(av), Operand::val(base)});
     return write(in.operands[0], r);
   }

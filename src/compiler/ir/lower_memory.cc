@@ -230,15 +230,32 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
     elems.push_back(data);
   }
 
-  // ld.param through a register: the register holds a kernel parameter's address,
-  // which is an offset in the thread's local copy of the parameters (param_copy_).
+  // ld.param through a register: the register holds a kernel parameter's address, its
+  // offset in constant bank 0 (lower_operands.cc), read with LDC c[0][reg + offset]. (A
+  // separately called .func reads the kernel's local copy of the parameters.)
   if (acc.is_param) {
     auto* a = std::get_if<ptx::AddressOperand>(&mem.value);
-    if (a && (a->base_is_reg || a->base.empty())) {
+    if (a && (a->base_is_reg || a->base.empty()) && is_function_) {
       if (is_st) return unsupported(in.loc, "st.param through a register address is not supported yet");
       param_copy_offset();
       acc.is_param = false;
       acc.space = MemSpace::LOCAL;
+    } else if (a && (a->base_is_reg || a->base.empty())) {
+      if (is_st) return unsupported(in.loc, "st.param through a register address is not supported yet");
+      if (elem > 8) return unsupported(in.loc, "16-byte parameter loads are not supported yet");
+      ASSIGN_OR_RETURN(MemAddr addr, mem_address(*this, in, mem, MemSpace::CONST, /*const_bank=*/false));
+      for (int k = 0; k < vec; ++k) {
+        Inst i;
+        i.op = Op::kIsa;
+        i.isa_op = Opcode::LDC;
+        i.type = mem_type(elem, isa::type_is_signed(t));
+        i.mod = 0;
+        i.imm = addr.offset + static_cast<uint64_t>(k) * elem;
+        i.srcs = {addr.base};
+        i.defs = {f_.new_value(loaded_type(t, elem))};
+        RETURN_IF_ERROR(write(elems[k], emit(std::move(i))));
+      }
+      return ok_status();
     }
   }
   // Parameters.

@@ -59,7 +59,9 @@ StatusOr<Operand> Lowerer::symbol_address(const ptx::SymbolOperand& s, DataType 
       int a = isa_op(Opcode::IADD, DataType::U32, DataType::U32, {Operand::val(base), Operand::immediate(v->offset + add)});
       return Operand::val(reg_class(t) == RegClass::k64 ? widen(a, false) : a);
     }
-    if (v->space == "param") return Operand::immediate(param_copy_offset() + v->offset + add);
+    // A kernel parameter's param-space address is its offset in c[0] (ld.param through
+    // a register reads the bank; cvta.param maps it into the local copy).
+    if (v->space == "param") return Operand::immediate(v->offset + add);
     return unsupported(loc, "taking the address of parameter '" + s.name + "' is not supported yet");
   }
   auto it = prog_.vars.find(s.name);

@@ -173,10 +173,11 @@ class Lowerer {
   const KernelInfo* kernel_layout_ = nullptr;
   std::string missing_shared_;
   uint32_t max_barrier_ = 0;
-  // Kernel parameters whose address escapes (mov r, param / cvta.param) are read through
-  // a per-thread copy of the whole parameter block in local memory, made at entry; this
-  // is its local offset (-1: no copy needed). A parameter's "param-space address" is then
-  // its local offset, and cvta.param converts it like a local address.
+  // A kernel parameter's "param-space address" (mov r, param) is its offset in constant
+  // bank 0, which ld.param through a register reads with LDC. A generic address of a
+  // parameter (cvta.param) points into a per-thread copy of the whole parameter block in
+  // local memory, made at entry; this is its local offset (-1: no copy needed), which
+  // cvta.param adds before converting like a local address.
   int64_t param_copy_ = -1;
   bool is_function_ = false;  // lowering a separately called .func (run_function)
   // alloca/stacksave/stackrestore (lower_memory.cc): local offset of the thread's alloca

@@ -18,10 +18,12 @@
 // host FP64 reference with issue 7's bound on every element (--quick) or on 512 sampled
 // elements (full runs), never the timings.
 //
-//   gemm_bench [--quick] [--shapes gpt2,square,2048,large] [--types f32,f16,bf16,fp8] [--tokens N]
+//   gemm_bench [--quick] [--shapes gpt2,square,2048,large] [--shape MxNxK ...]
+//              [--types f32,f16,bf16,fp8] [--tokens N]
 //     --quick: small shapes (seconds); ctest bench_blas_gemm_quick.
 //     default: GPT-2 small's matmuls at B x T = N tokens (256) and 1024^3 (--shapes
-//     gpt2,square); "2048" adds 2048^3 and "large" 4096^3.
+//     gpt2,square); "2048" adds 2048^3 and "large" 4096^3. --shape adds one m x n x k
+//     shape (repeatable; given alone, only those shapes run).
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -486,31 +488,47 @@ bool listed(const std::string& list, const char* item) {
   return ("," + list + ",").find("," + std::string(item) + ",") != std::string::npos;
 }
 
+// "MxNxK" with positive sizes, appended to `out` (unnamed); false if malformed.
+bool parse_shape(const char* text, std::vector<Shape>* out) {
+  int m = 0, n = 0, k = 0;
+  char end = 0;
+  if (std::sscanf(text, "%dx%dx%d%c", &m, &n, &k, &end) != 3 || m <= 0 || n <= 0 || k <= 0)
+    return false;
+  out->push_back({"", m, n, k});
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Context ctx{};
   std::string shapes_arg = "gpt2,square", types_arg = "f32,f16,bf16,fp8";
   int tokens = 256;
+  bool shapes_given = false;
+  std::vector<std::string> extra_names;  // names of the --shape shapes (Shape holds pointers)
+  std::vector<Shape> extra;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick")
       ctx.quick = true;
     else if (a == "--shapes" && i + 1 < argc)
-      shapes_arg = argv[++i];
+      shapes_arg = argv[++i], shapes_given = true;
+    else if (a == "--shape" && i + 1 < argc && parse_shape(argv[i + 1], &extra))
+      extra_names.push_back(argv[++i]);
     else if (a == "--types" && i + 1 < argc)
       types_arg = argv[++i];
     else if (a == "--tokens" && i + 1 < argc)
       tokens = std::atoi(argv[++i]);
     else {
       std::printf(
-          "usage: gemm_bench [--quick] [--shapes gpt2,square,2048,large] [--types "
-          "f32,f16,bf16,fp8] "
-          "[--tokens N]\n");
+          "usage: gemm_bench [--quick] [--shapes gpt2,square,2048,large] [--shape MxNxK ...] "
+          "[--types f32,f16,bf16,fp8] [--tokens N]\n");
       return 2;
     }
   }
   ctx.strata = under_strata();
+  for (size_t i = 0; i < extra.size(); ++i) extra[i].name = extra_names[i].c_str();
+  if (!extra.empty() && !shapes_given) shapes_arg.clear();
   std::vector<Shape> shapes;
   if (ctx.quick) {
     shapes = {{"gpt2-qkv/32", 72, 48, 64}, {"square-96", 96, 96, 96}};
@@ -525,6 +543,7 @@ int main(int argc, char** argv) {
     if (listed(shapes_arg, "square")) shapes.push_back({"square-1024", 1024, 1024, 1024});
     if (listed(shapes_arg, "2048")) shapes.push_back({"square-2048", 2048, 2048, 2048});
     if (listed(shapes_arg, "large")) shapes.push_back({"square-4096", 4096, 4096, 4096});
+    shapes.insert(shapes.end(), extra.begin(), extra.end());
   }
   cudaDeviceProp prop{};
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));

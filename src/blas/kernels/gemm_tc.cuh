@@ -29,10 +29,14 @@
 //
 // Epilogue (`store_bands`): each warp stages as many 16-row bands of its accumulators as
 // the stages' shared memory holds (all of them, or half) in shared memory (column-major)
-// and writes them back lane by lane (consecutive lanes, consecutive rows of C), so the
-// per-element code (alpha, beta, the functor, the conversion) exists once or twice per
-// kernel instead of once per accumulator: the JIT's cost grows with a kernel's size, and
-// cuBLASLt's out-of-line epilogue call is large.
+// and writes them back lane by lane (consecutive lanes, consecutive rows of C). With
+// cuBLASLt's out-of-line epilogue call, which is large, the per-element code (alpha,
+// beta, the functor, the conversion) exists once or twice per kernel instead of once per
+// accumulator (the JIT's cost grows with a kernel's size); cuBLAS's identity epilogue
+// writes a warp block wholly inside C 16 elements per lane at a time, their C reads in
+// flight together (store_whole_bands).
+//
+// The launch's GemmParams live in shared memory (tc_params), copied once per CTA.
 #pragma once
 
 #include "gemm.cuh"
@@ -395,14 +399,24 @@ __device__ inline const unsigned char* operand_of(const void* x, const void* con
          (array != nullptr ? 0 : batch * stride * ES);
 }
 
+// The launch's GemmParams, copied into shared memory once per CTA by tc_tile and read
+// there by it and its out-of-line helpers. A kernel parameter whose address is taken
+// (passed by reference to a function nvcc does not inline) is copied to local memory by
+// nvcc in every thread, and each field is read back from there with a local load's
+// latency, one dependent load after another in the write-back's address arithmetic; a
+// reference to a shared copy would hold its 64-bit generic address in registers across
+// the main loop. Named directly, the fields are shared loads at fixed addresses.
+static __shared__ GemmParams tc_params;
+
 // The bounds-checked load of k tile at k0 into the stage at s (load_operand for A and B),
 // for ragged tiles, misaligned matrices and the partial last k tile. It reads the problem
-// from `p` rather than taking it from the caller: out of line in the source and inlined by
-// the JIT, the values it needs then are not held in registers across the main loop.
+// from tc_params rather than taking it from the caller: out of line in the source and
+// inlined by the JIT, the values it needs then are not held in registers across the main
+// loop.
 template <class C, int ES, bool AK, bool BK>
-__device__ __noinline__ void load_stage_checked(const GemmParams& p, unsigned char* s,
-                                                int64_t batch, int64_t row0, int64_t col0,
-                                                int64_t k0) {
+__device__ __noinline__ void load_stage_checked(unsigned char* s, int64_t batch, int64_t row0,
+                                                int64_t col0, int64_t k0) {
+  const GemmParams& p = tc_params;
   load_operand<C::kBM, C::kThreads, ES>(s, operand_of<ES>(p.a, p.a_array, p.stride_a, batch), AK,
                                         p.lda, p.m, p.k, row0, k0);
   load_operand<C::kBN, C::kThreads, ES>(s + C::kABytes,
@@ -439,18 +453,72 @@ __device__ inline void combine_c(Staged<F>& x, TC old, T alpha, T beta, bool use
   cvt(x, madd(beta, prior, v));
 }
 
+// Whether an epilogue functor is small enough to be inlined at every element of the
+// write-back (cuBLAS's identity; cuBLASLt's out-of-line functor is called from one place).
+template <class E>
+inline constexpr bool kInlineEpilogue = std::is_same_v<E, gemm::NoEpilogue>;
+
 // store_bands for a warp whose whole block lies inside C (no bounds checks): lane l
 // handles rows r0 + 16 band + l % 16 and columns c0 + l / 16 + 2 s, the staged values
 // l + 32 (band kWarpN / 2 + s), stepping through C by pointer.
+// With an inlined epilogue (kInlineEpilogue) each pass takes kGroup of a lane's elements
+// at once: their C reads and shared reads in flight together, then alpha, beta, the
+// conversion and the stores, so the write-back waits for C's latency kBands x kCols /
+// kGroup times and for no shared read at all. Otherwise a first pass reads C kCReads
+// elements per lane at a time and combines them in shared memory (combine_c), and a
+// second applies the epilogue element by element (its code exists once).
 template <class C, int F, typename TC, typename T, typename Epilogue>
 __device__ void store_whole_bands(Staged<F>* staged, T alpha, T beta, bool use_ab, bool use_c,
                                   const Epilogue& epilogue, int64_t batch, int64_t r0, int64_t c0,
                                   TC* c, int64_t ldc, const TC* c_in, int64_t ldc_in) {
   constexpr int kCols = C::kWarpN / 2;  // columns of a band that one lane visits
-  constexpr int kCReads = 16;
-  static_assert(kCols % kCReads == 0);
   const int lane = threadIdx.x % 32;
   const int64_t row_l = r0 + lane % 16, col_l = c0 + lane / 16;
+  if constexpr (kInlineEpilogue<Epilogue>) {
+    constexpr int kCount = C::kBands * kCols;  // elements per lane
+    // 16 elements at a time: larger groups raise the register pressure of the write-back
+    // above what the main loop leaves free, and the allocator then spills values that
+    // live across both into the main loop.
+    constexpr int kGroup = kCount < 16 ? kCount : 16;
+    // A group lies within one band, or starts one (j's offset below holds for both).
+    static_assert(kCount % kGroup == 0 && (kCols % kGroup == 0 || kGroup % kCols == 0));
+    TC* const dst0 = c + row_l + col_l * ldc;
+    const TC* const src0 = c_in + row_l + col_l * ldc_in;
+#pragma unroll 1
+    for (int q0 = 0; q0 < kCount; q0 += kGroup) {
+      const int64_t row_off = 16 * (q0 / kCols), col_off = 2 * (q0 % kCols);
+      TC old[kGroup];
+      if (use_c) {
+        const TC* src = src0 + row_off + col_off * ldc_in;
+#pragma unroll
+        for (int j = 0; j < kGroup; ++j) old[j] = src[16 * (j / kCols) + (j % kCols) * 2 * ldc_in];
+      }
+      Staged<F> sum[kGroup];
+#pragma unroll
+      for (int j = 0; j < kGroup; ++j) sum[j] = staged[lane + 32 * (q0 + j)];
+      TC* dst = dst0 + row_off + col_off * ldc;
+#pragma unroll
+      for (int j = 0; j < kGroup; ++j) {
+        T v = zero_of<T>();
+        if (use_ab) {
+          T x;
+          cvt(x, sum[j]);
+          v = times(alpha, x);
+        }
+        if (use_c) {
+          T prior;
+          cvt(prior, old[j]);
+          v = madd(beta, prior, v);
+        }
+        cvt(dst[16 * (j / kCols) + (j % kCols) * 2 * ldc],
+            epilogue(v, row_l + row_off + 16 * (j / kCols), col_l + col_off + 2 * (j % kCols),
+                     batch));
+      }
+    }
+    return;
+  }
+  constexpr int kCReads = 16;
+  static_assert(kCols % kCReads == 0);
   if (use_c) {
     const TC* base = c_in + row_l + col_l * ldc_in;
     const int64_t step = 2 * ldc_in;
@@ -489,16 +557,17 @@ __device__ void store_whole_bands(Staged<F>* staged, T alpha, T beta, bool use_a
 // Writes the staged accumulator bands of one warp back: element i of the kBands x 16 x
 // kWarpN staged values (column-major bands) is C's (r0 + i / (16 kWarpN) * 16 + i % 16,
 // c0 + i % (16 kWarpN) / 16), lane by lane. Reads C's pointers and leading dimensions
-// from `p` (as load_stage_checked, so that they are not held across the main loop).
+// from tc_params (as load_stage_checked, so that they are not held across the main loop).
 // With beta != 0 a first pass reads C kCReads elements per lane at a time (their loads
 // in flight together rather than one after another) and replaces each staged sum by
 // alpha sum + beta C in the compute type T (exactly representable in Staged<F>); the
 // second pass, one element at a time (the per-element code exists once), applies the
 // epilogue, converts and stores. Blocks wholly inside C take store_whole_bands.
 template <class C, int F, typename TC, typename T, typename Epilogue>
-__device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged, T alpha, T beta,
-                                         bool use_ab, bool use_c, const Epilogue& epilogue,
-                                         int64_t batch, int64_t r0, int64_t c0) {
+__device__ __noinline__ void store_bands(Staged<F>* staged, T alpha, T beta, bool use_ab,
+                                         bool use_c, const Epilogue& epilogue, int64_t batch,
+                                         int64_t r0, int64_t c0) {
+  const GemmParams& p = tc_params;
   constexpr int kCount = C::kBands * 16 * C::kWarpN;  // staged values of the warp
   constexpr int kCReads = 16;
   static_assert(kCount % (32 * kCReads) == 0);
@@ -578,14 +647,16 @@ __device__ __noinline__ void store_bands(const GemmParams& p, Staged<F>* staged,
 }
 
 template <class C, int F, bool AK, bool BK, typename TA, typename TC, typename T, typename Epilogue>
-__device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta_arg,
+__device__ void tc_tile(const GemmParams& params, Scalar<T> alpha_arg, Scalar<T> beta_arg,
                         const Epilogue& epilogue) {
   extern __shared__ __align__(128) unsigned char strata_gemm_tc_smem[];
+  if (threadIdx.x == 0) tc_params = params;
+  __syncthreads();
+  const GemmParams& p = tc_params;
   unsigned char* const smem = strata_gemm_tc_smem;  // C::kSharedBytes, launched dynamic
   constexpr int ES = sizeof(TA);
   constexpr int kSliceE = kSliceBytes / ES;  // k elements per stage
-  // The problem's sizes in registers (a kernel parameter read through its address is
-  // copied to local memory by the JIT).
+  // The problem's sizes in registers (read once from tc_params).
   const int64_t m = p.m, n = p.n, k = p.k, lda = p.lda, ldb = p.ldb;
   const T alpha = alpha_arg.get();
   const T beta = beta_arg.get();
@@ -643,7 +714,7 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
             fast_a.issue(s);
             fast_b.issue(s + C::kABytes);
           } else {
-            load_stage_checked<C, ES, AK, BK>(p, smem + stage * C::kStageBytes, batch, row0, col0,
+            load_stage_checked<C, ES, AK, BK>(smem + stage * C::kStageBytes, batch, row0, col0,
                                               kt * kSliceE);
           }
         };
@@ -656,21 +727,23 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
         for (int64_t kt = 0; kt < k_tiles; ++kt) {
           cp_async_wait<C::kStages - 2>();
           __syncthreads();  // stage kt is in; every warp is done with stage kt - 1
-          if (kt + C::kStages - 1 < k_tiles) load_stage(kt + C::kStages - 1, write_stage);
-          cp_async_commit();
           const uint32_t sa = smem0 + read_stage * C::kStageBytes, sb = sa + C::kABytes;
           const unsigned char* pa = smem + read_stage * C::kStageBytes;
           const unsigned char* pb = pa + C::kABytes;
           // Fragments are loaded one group ahead of the mma that uses them, so that the
           // shared-memory latency overlaps the tensor pipe: A fragment mi + 1 while the
           // mmas of A fragment mi run, and the next step's B fragments (and its first A
-          // fragment) during the last A fragment of a step. Two buffers of each.
+          // fragment) during the last A fragment of a step. Two buffers of each. The first
+          // group's are requested before the next stage's copies are queued, whose
+          // address arithmetic then runs during their latency.
           constexpr int kSteps = kSliceBytes / 32;
           uint32_t bf[2][C::kNT][2];
           uint32_t af[2][4];
 #pragma unroll
           for (int ni = 0; ni < C::kNT; ++ni) frag.template load_b<F>(sb, pb, 0, ni, bf[0][ni]);
           frag.template load_a<F>(sa, pa, 0, 0, af[0]);
+          if (kt + C::kStages - 1 < k_tiles) load_stage(kt + C::kStages - 1, write_stage);
+          cp_async_commit();
 #pragma unroll
           for (int step = 0; step < kSteps; ++step) {
 #pragma unroll
@@ -709,7 +782,7 @@ __device__ void tc_tile(const GemmParams& p, Scalar<T> alpha_arg, Scalar<T> beta
           }
         }
         __syncwarp();
-        store_bands<C, F, TC, T>(p, staged, alpha, beta, use_ab, use_c, epilogue, batch,
+        store_bands<C, F, TC, T>(staged, alpha, beta, use_ab, use_c, epilogue, batch,
                                  row0 + wm0 + mg * 16, col0 + wn0);
         __syncwarp();
       }

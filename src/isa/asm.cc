@@ -408,6 +408,13 @@ class Parser {
           return ok_status();
         }
         break;
+      case ModKind::kCache:
+        if (u == "CG") {
+          RETURN_IF_ERROR(dup(seen_[0], "CG"));
+          inst_.mod |= kModCacheGlobal;
+          return ok_status();
+        }
+        break;
       case ModKind::kMufu: return parse_enum_suffix<MufuOp>(at, u, raw);
       case ModKind::kPrmt: return parse_enum_suffix<PrmtMode>(at, u, raw);
       case ModKind::kAtom: return parse_enum_suffix<AtomOp>(at, u, raw);

@@ -85,6 +85,9 @@ void append_modifiers(const Inst& inst, std::string& out) {
     case ModKind::kFence:
       if (mod & kModFenceSc) add("SC");
       break;
+    case ModKind::kCache:
+      if (mod & kModCacheGlobal) add("CG");
+      break;
     case ModKind::kNone:
     case ModKind::kSpecialReg:
     case ModKind::kConstBank:

@@ -107,6 +107,9 @@ enum class PrmtMode : uint8_t { IDX, F4E, B4E, RC8, ECL, ECR, RC16, kCount };
 // mod for MEMBAR: bit 0 makes the fence sequentially consistent (fence.sc); without it
 // the fence is acq_rel. The sem field of a MEMBAR is ignored.
 inline constexpr uint8_t kModFenceSc = 1u << 0;
+// mod for CPASYNC: bit 0 caches the copy's source in L2 only (cp.async.cg): the L1 is
+// neither looked up nor filled. Without it the source is cached in L1 too (.ca).
+inline constexpr uint8_t kModCacheGlobal = 1u << 0;
 // mod for PLOP: bit 7 negates pq.
 inline constexpr uint8_t kModPqNeg = 1u << 7;
 

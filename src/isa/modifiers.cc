@@ -69,6 +69,7 @@ std::string_view mod_kind_name(ModKind kind) {
     case ModKind::kShfl: return "kShfl";
     case ModKind::kBar: return "kBar";
     case ModKind::kConvBarrier: return "kConvBarrier";
+    case ModKind::kCache: return "kCache";
   }
   return "?";
 }
@@ -80,6 +81,7 @@ uint8_t mod_syntax_mask(ModKind kind) {
     case ModKind::kPredLogic: return 0xb0;
     case ModKind::kFloat: return 0x3f;
     case ModKind::kFence: return kModFenceSc;
+    case ModKind::kCache: return kModCacheGlobal;
     case ModKind::kMufu:
     case ModKind::kPrmt:
     case ModKind::kSpecialReg:
@@ -110,7 +112,8 @@ bool mod_is_legal(Opcode op, uint8_t mod) {
     case ModKind::kNone:
     case ModKind::kFloat:
     case ModKind::kConstBank:
-    case ModKind::kFence: return true;
+    case ModKind::kFence:
+    case ModKind::kCache: return true;
   }
   return false;
 }

@@ -27,6 +27,7 @@ enum class ModKind : uint8_t {
   kShfl,          // the whole byte is a ShflOp
   kBar,           // the whole byte is a BarOp
   kConvBarrier,   // the whole byte is a convergence barrier index 0-15
+  kCache,         // bit 0: the source is cached in L2 only (.CG)
 };
 
 ModKind mod_kind(Opcode op);

@@ -208,6 +208,7 @@ Status lower_cp_async(Lowerer& l, const ptx::Instruction& in) {
   const DataType type = size == 4 ? DataType::B32 : size == 8 ? DataType::B64 : DataType::B128;
   emit_async(l, Opcode::CPASYNC, type, MemSpace::SHARED, {},
              {Operand::val(dst), Operand::val(src), bytes});
+  if (cg) l.f_.blocks[l.cur_].insts.back().mod = isa::kModCacheGlobal;  // L2 only
   return ok_status();
 }
 

@@ -24,7 +24,8 @@
 //   memory, reserved bytes included; grid.cc): global and texture loads allocate (clean); global
 //   stores write through without allocating (a store to a present sector is a hit and keeps it
 //   valid); local loads allocate, local stores allocate dirty (write-back: dirty local
-//   sectors go to L2 when evicted); atomics bypass L1 and invalidate its copy.
+//   sectors go to L2 when evicted); atomics bypass L1 and invalidate its copy; L2-only
+//   loads (cp.async.cg) neither look up nor fill the L1 and count no L1 access.
 //   L2, per device (CacheState): reads allocate, a miss reads the sector from DRAM;
 //   writes allocate the sector dirty without reading DRAM (write-allocate per sector);
 //   atomics are performed in L2 (a miss reads DRAM, the sector becomes dirty); evicting

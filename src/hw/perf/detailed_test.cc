@@ -191,6 +191,31 @@ TEST(DetailedModel, DependentLoadsTakeTheLatencyOfTheLevelTheyHit) {
             p.l2_hit_latency - 1 + p.l1_hit_latency - 1 + p.dram_latency - 1);
 }
 
+TEST(DetailedModel, L2OnlyLoadsNeitherLookUpNorFillTheL1) {
+  // cp.async.cg of x (DRAM, not cached in L1); LD x (L1 miss, L2 hit); LD x (L1 hit);
+  // cp.async.cg of x again (an L2 hit although the L1 holds x); IADD.
+  const uint64_t x = 0x1000;
+  TraceBuilder b({memory(Opcode::LD, isa::MemSpace::GLOBAL, 0, 0),
+                  memory(Opcode::LD, isa::MemSpace::GLOBAL, 0, 1), iadd(1, 1)});
+  WarpTrace& w = b.warp(0, 0);
+  b.run(w, 0), b.access(w, TraceAccessKind::kLoadL2, {x});
+  b.run(w, 1), b.access(w, TraceAccessKind::kLoad, {x});
+  b.run(w, 1), b.access(w, TraceAccessKind::kLoad, {x});
+  b.run(w, 0), b.access(w, TraceAccessKind::kLoadL2, {x});
+  b.run(w, 2);
+  const DetailedParams p = simple_params();
+  const DetailedResult r = model_kernel_detailed(p, b.t, one_cta_per_sm());
+  // Issue cycles: the first load at 0; each LD waits for the one before; the second
+  // cp.async (no wait) one cycle after the second LD; the IADD waits for all.
+  const uint64_t ld1 = p.dram_latency, ld2 = ld1 + p.l2_hit_latency, cg2 = ld2 + 1,
+                 add = cg2 + p.l2_hit_latency;
+  EXPECT_EQ(r.cycles, add + fixed_latency(isa::LatencyClass::kAlu));
+  EXPECT_EQ(r.l1_hits, 1u);  // the L2-only loads count no L1 access
+  EXPECT_EQ(r.l1_misses, 1u);
+  EXPECT_EQ(r.l2_hits, 2u);
+  EXPECT_EQ(r.l2_misses, 1u);
+}
+
 // kM independent loads of one fresh 128-byte line each (4 sectors), then an IADD.
 TraceBuilder streaming_loads(uint32_t kM) {
   TraceBuilder b({memory(Opcode::LD, isa::MemSpace::GLOBAL, 0, 0), iadd(1, 1)});

@@ -144,6 +144,9 @@ class CacheSim {
         l1_.invalidate(line, mask);
         to_l2(line, mask, L2Op::kAtomic);
         return;
+      case TraceAccessKind::kLoadL2:  // the L1 is not involved
+        to_l2(line, mask, L2Op::kRead);
+        return;
       case TraceAccessKind::kShared:
         return;
     }

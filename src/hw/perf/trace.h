@@ -67,9 +67,10 @@ enum class TraceAccessKind : uint8_t {
   kLocalLoad,
   kLocalStore,
   kTexture,
-  kShared
+  kShared,
+  kLoadL2,  // a global load cached in L2 only (cp.async.cg): no L1 lookup or fill
 };
-inline constexpr int kNumTraceAccessKinds = 7;
+inline constexpr int kNumTraceAccessKinds = 8;
 
 // One issued warp instruction.
 struct TraceIssue {

@@ -343,7 +343,7 @@ class Sm {
     const uint64_t* sectors = wt.sectors.data() + a->first;
     const TraceAccessKind kind = a->kind;
     const bool load = kind == TraceAccessKind::kLoad || kind == TraceAccessKind::kLocalLoad ||
-                      kind == TraceAccessKind::kTexture;
+                      kind == TraceAccessKind::kTexture || kind == TraceAccessKind::kLoadL2;
     // Sectors served by each level, with hw/perf/cache.h's policies, line by line.
     uint64_t l1_hits = 0, l2_sectors = 0, l2_hits = 0, dram = 0;
     for (uint32_t i = 0; i < a->count;) {
@@ -366,7 +366,10 @@ class Sm {
       } else if (kind == TraceAccessKind::kLocalStore) {
         l1_access(line, mask, SectorCache::Fill::kDirty);  // write-back
       } else {
-        const uint32_t hit = l1_access(line, mask, SectorCache::Fill::kClean) & mask;
+        // L2-only loads (cp.async.cg) neither look up nor fill the L1.
+        const uint32_t hit = kind == TraceAccessKind::kLoadL2
+                                 ? 0
+                                 : l1_access(line, mask, SectorCache::Fill::kClean) & mask;
         l1_hits += std::popcount(hit);
         const uint32_t miss = mask & ~hit;
         if (miss != 0) {
@@ -379,7 +382,7 @@ class Sm {
         }
       }
     }
-    if (load) {
+    if (load && kind != TraceAccessKind::kLoadL2) {
       result_.l1_hits += l1_hits;
       result_.l1_misses += a->count - l1_hits;
     }
@@ -389,7 +392,7 @@ class Sm {
     }
     if (a->count == 0) return t + p_.l1_hit_latency;
     double arrival = now;
-    if (kind != TraceAccessKind::kAtomic) {
+    if (kind != TraceAccessKind::kAtomic && kind != TraceAccessKind::kLoadL2) {
       const double l1_out = l1q_.serve(now, a->count);
       if (l1_hits > 0 || l2_sectors == 0) arrival = std::max(arrival, l1_out + p_.l1_hit_latency);
     }

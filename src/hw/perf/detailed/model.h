@@ -27,7 +27,8 @@
 // Latencies. Fixed classes: isa/latencies.def. Variable classes: DetailedParams (MUFU,
 // IDIV, S2R, SHFL, HMMA, BAR). Memory instructions use the access recorded for them,
 // through the cache model and policies the functional statistics use (hw/perf/cache.h:
-// 128-byte lines of 32-byte sectors, LRU; loads allocate in L1, global stores write
+// 128-byte lines of 32-byte sectors, LRU; loads allocate in L1 (not cp.async.cg's, which go
+// to the L2 only), global stores write
 // through, local stores write back, atomics are performed in L2): an L1 of the config's
 // capacity less the resident CTAs' shared memory, and this SM's share of the L2
 // (l2_bytes / sm_count) in place of the device's. Each level is a BandwidthQueue with

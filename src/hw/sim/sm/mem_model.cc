@@ -33,6 +33,9 @@ inline uint32_t access_line(SmState& sm, uint64_t line, uint32_t mask) {
     log_l2(sm, r.evicted_line, r.evicted_dirty, L2Op::kWrite);  // a dirty local line written back
     log_l2(sm, line, mask & ~r.hits, L2Op::kRead);
     return r.hits;
+  } else if constexpr (K == AccessKind::kLoadL2) {  // the L1 is not involved
+    log_l2(sm, line, mask, L2Op::kRead);
+    return 0;
   } else if constexpr (K == AccessKind::kStore) {  // write-through, no write-allocate
     r = sm.l1.access(line, mask, SectorCache::Fill::kNone);
     log_l2(sm, line, mask, L2Op::kWrite);
@@ -52,10 +55,10 @@ inline uint32_t access_line(SmState& sm, uint64_t line, uint32_t mask) {
   }
 }
 
-// Adds an access's L1 counts (none for atomics, which bypass L1).
+// Adds an access's L1 counts (none for atomics and L2-only loads, which bypass L1).
 template <AccessKind K>
 inline void count_l1(perf::KernelStats& st, uint32_t accessed, uint32_t hits) {
-  if constexpr (K != AccessKind::kAtomic) {
+  if constexpr (K != AccessKind::kAtomic && K != AccessKind::kLoadL2) {
     st.l1_hits += hits;
     st.l1_misses += accessed - hits;
   }
@@ -117,6 +120,8 @@ template <typename F>
       return f(std::integral_constant<AccessKind, AccessKind::kLocalStore>{});
     case AccessKind::kTexture:
       return f(std::integral_constant<AccessKind, AccessKind::kTexture>{});
+    case AccessKind::kLoadL2:
+      return f(std::integral_constant<AccessKind, AccessKind::kLoadL2>{});
   }
 }
 

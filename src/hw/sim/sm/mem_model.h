@@ -11,7 +11,17 @@
 
 namespace strata::hw::sim {
 
-enum class AccessKind : uint8_t { kLoad, kStore, kAtomic, kLocalLoad, kLocalStore, kTexture };
+// kLoadL2: a global load cached in L2 only (cp.async.cg): the L1 is neither looked up
+// nor filled. (Its value is perf::TraceAccessKind's, after kShared.)
+enum class AccessKind : uint8_t {
+  kLoad,
+  kStore,
+  kAtomic,
+  kLocalLoad,
+  kLocalStore,
+  kTexture,
+  kLoadL2 = 7,
+};
 
 void record_memory_access(ExecContext& ctx, AccessKind kind, const uint64_t* sectors,
                           uint32_t count);

@@ -114,7 +114,10 @@ void h_cpasync(ExecContext& c, const DecodedInst& in, uint32_t m) {
       dst[l] = a[l];
       reads |= cs[l] != 0 ? 1u << l : 0u;
     }
-    if (reads != 0) count_global(c, AccessKind::kLoad, reads, src, kBytes);
+    if (reads != 0)
+      count_global(
+          c, (in.inst.mod & isa::kModCacheGlobal) != 0 ? AccessKind::kLoadL2 : AccessKind::kLoad,
+          reads, src, kBytes);
     count_shared(c, m, dst, kBytes, /*atomic=*/false);
   }
   for (uint32_t mm = m; mm != 0; mm &= mm - 1) {

@@ -137,7 +137,7 @@ void count_global(ExecContext& c, AccessKind kind, uint32_t m, const uint64_t* a
   }
   n = sort_unique(s, n);
   perf::KernelStats& k = c.worker->stats;
-  perf::MemoryCounts& mc = kind == AccessKind::kLoad    ? k.global_loads
+  perf::MemoryCounts& mc = kind == AccessKind::kLoad || kind == AccessKind::kLoadL2 ? k.global_loads
                            : kind == AccessKind::kStore ? k.global_stores
                                                         : k.global_atomics;
   const uint64_t asked = uint64_t{static_cast<uint32_t>(std::popcount(m))} * bytes;
@@ -178,7 +178,7 @@ void count_global_in_block(ExecContext& c, AccessKind kind, uint32_t m, const ui
     n = popcount64(bits[0]) + popcount64(bits[1]);
   }
   perf::KernelStats& k = c.worker->stats;
-  perf::MemoryCounts& mc = kind == AccessKind::kLoad    ? k.global_loads
+  perf::MemoryCounts& mc = kind == AccessKind::kLoad || kind == AccessKind::kLoadL2 ? k.global_loads
                            : kind == AccessKind::kStore ? k.global_stores
                                                         : k.global_atomics;
   const uint64_t asked = uint64_t{static_cast<uint32_t>(std::popcount(m))} * bytes;

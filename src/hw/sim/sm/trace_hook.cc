@@ -72,7 +72,9 @@ static_assert(
             static_cast<int>(perf::TraceAccessKind::kLocalLoad) &&
         static_cast<int>(AccessKind::kLocalStore) ==
             static_cast<int>(perf::TraceAccessKind::kLocalStore) &&
-        static_cast<int>(AccessKind::kTexture) == static_cast<int>(perf::TraceAccessKind::kTexture),
+        static_cast<int>(AccessKind::kTexture) ==
+            static_cast<int>(perf::TraceAccessKind::kTexture) &&
+        static_cast<int>(AccessKind::kLoadL2) == static_cast<int>(perf::TraceAccessKind::kLoadL2),
     "perf::TraceAccessKind mirrors AccessKind");
 
 }  // namespace strata::hw::sim

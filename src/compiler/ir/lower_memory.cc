@@ -230,6 +230,18 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
     elems.push_back(data);
   }
 
+  // A kernel parameter element read from constant bank 0 at base + imm.
+  const auto load_param_bank = [&](Operand base, uint64_t imm) {
+    Inst i;
+    i.op = Op::kIsa;
+    i.isa_op = Opcode::LDC;
+    i.type = mem_type(elem, isa::type_is_signed(t));
+    i.mod = 0;
+    i.imm = imm;
+    i.srcs = {base};
+    i.defs = {f_.new_value(loaded_type(t, elem))};
+    return emit(std::move(i));
+  };
   // ld.param through a register: the register holds a kernel parameter's address, its
   // offset in constant bank 0 (lower_operands.cc), read with LDC c[0][reg + offset]. (A
   // separately called .func reads the kernel's local copy of the parameters.)
@@ -244,17 +256,8 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
       if (is_st) return unsupported(in.loc, "st.param through a register address is not supported yet");
       if (elem > 8) return unsupported(in.loc, "16-byte parameter loads are not supported yet");
       ASSIGN_OR_RETURN(MemAddr addr, mem_address(*this, in, mem, MemSpace::CONST, /*const_bank=*/false));
-      for (int k = 0; k < vec; ++k) {
-        Inst i;
-        i.op = Op::kIsa;
-        i.isa_op = Opcode::LDC;
-        i.type = mem_type(elem, isa::type_is_signed(t));
-        i.mod = 0;
-        i.imm = addr.offset + static_cast<uint64_t>(k) * elem;
-        i.srcs = {addr.base};
-        i.defs = {f_.new_value(loaded_type(t, elem))};
-        RETURN_IF_ERROR(write(elems[k], emit(std::move(i))));
-      }
+      for (int k = 0; k < vec; ++k)
+        RETURN_IF_ERROR(write(elems[k], load_param_bank(addr.base, addr.offset + static_cast<uint64_t>(k) * elem)));
       return ok_status();
     }
   }
@@ -271,16 +274,8 @@ Status Lowerer::lower_memory(const ptx::Instruction& in, bool* handled) {
                                            loaded_type(t, elem), static_cast<int64_t>(sv->offset) + off, elems[k]));
       } else if (sv->space == "param") {
         if (is_st) return invalid(in.loc, "kernel parameters are read-only");
-        Inst i;
-        i.op = Op::kIsa;
-        i.isa_op = Opcode::LDC;
-        i.type = mem_type(elem, isa::type_is_signed(t));
-        i.mod = 0;
-        i.imm = sv->offset + static_cast<uint64_t>(off);
-        i.srcs = {Operand::immediate(0)};
-        i.defs = {f_.new_value(loaded_type(t, elem))};
         if (elem > 8) return unsupported(in.loc, "16-byte parameter loads are not supported yet");
-        RETURN_IF_ERROR(write(elems[k], emit(std::move(i))));
+        RETURN_IF_ERROR(write(elems[k], load_param_bank(Operand::immediate(0), sv->offset + static_cast<uint64_t>(off))));
       } else {
         // An SSA value per stored piece (write_param / read_param, lower_call.cc).
         if (elem > 8)
